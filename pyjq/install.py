@@ -1,0 +1,58 @@
+"""Apply sql/install.sql from Python, without psql.
+
+The installer is the same file DBAs run with ``psql -f``: this module follows
+its ``\\ir`` includes in order and runs them in one transaction, so both ways
+install exactly the same schema.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+
+__all__ = ["install", "sql_dir", "install_script"]
+
+
+def sql_dir() -> Path:
+    """The directory holding install.sql: inside the wheel, or the source tree."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "sql", here.parent / "sql"):
+        if (candidate / "install.sql").is_file():
+            return candidate
+    raise FileNotFoundError("jq's sql/install.sql is not shipped with this pyjq installation")
+
+
+def install_script(root: Path | None = None) -> list[tuple[Path, str]]:
+    """The files install.sql includes, in order, with their text."""
+    root = root or sql_dir()
+    parts: list[tuple[Path, str]] = []
+    for raw in (root / "install.sql").read_text().splitlines():
+        line = raw.strip()
+        if line.startswith("\\ir ") or line.startswith("\\i "):
+            path = root / line.split(None, 1)[1].strip()
+            parts.append((path, path.read_text()))
+        elif line.startswith("\\"):
+            if not line.startswith("\\set "):
+                raise ValueError(f"install.sql uses a psql meta-command pyjq does not know: {line}")
+        elif line.lower() in ("begin;", "commit;") or not line or line.startswith("--"):
+            continue
+        else:
+            raise ValueError(f"install.sql may only include files; found: {line}")
+    return parts
+
+
+def install(conn: psycopg.Connection, root: Path | None = None) -> str:
+    """Install or upgrade jq in the connection's database; return the installed version.
+
+    Runs in one transaction (the connection's own if one is open, committed by
+    the caller; otherwise a new one committed here).
+    """
+    parts = install_script(root)
+    with conn.transaction():
+        with conn.cursor() as cur:
+            for _path, text in parts:
+                cur.execute(text.encode(), prepare=False)
+            cur.execute("select jq.jq_version()")
+            row = cur.fetchone()
+    return row[0]

@@ -1,0 +1,192 @@
+-- Finish: a worker reports on the jobs it leased. Every function here acts
+-- only on jobs whose lease the calling worker still holds; a job whose lease
+-- was reaped or taken by another worker is left alone and reported as such.
+
+-- Deletes finished jobs from jq.jobs and records them in jq.job_history.
+-- Returns the ids it completed.
+create or replace function jq.jq_complete(p_job_ids uuid[], p_worker text)
+returns setof uuid
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now timestamptz := jq._now();
+begin
+    perform jq._check_worker(p_worker);
+    if p_job_ids is null then
+        raise exception 'job_ids must not be null' using errcode = '22004';
+    end if;
+    return query
+    with done as (
+        delete from jq.jobs
+         where id = any(p_job_ids) and status = 'processing' and locked_by = p_worker
+        returning *
+    ), recorded as (
+        insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
+                                    idempotency_key, last_error, run_at, created_at, finished_at)
+        select d.id, d.queue, d.type, d.tenant, 'succeeded', d.attempts, d.max_attempts,
+               d.idempotency_key, d.last_error, d.run_at, d.created_at, v_now
+          from done d
+    ), keys as (
+        update jq.idempotency_keys k
+           set expires_at = v_now + (select idempotency_window from jq.settings)
+          from done d
+         where d.idempotency_key is not null
+           and k.queue = d.queue and k.idempotency_key = d.idempotency_key and k.job_id = d.id
+    )
+    select d.id from done d;
+end
+$$;
+comment on function jq.jq_complete(uuid[], text) is
+    'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
+
+-- Records a failed attempt. Returns (status, next_attempt_at):
+--   failed_retrying  back to pending at now + retry_in, or jq.retry_delay(attempts)
+--   dead             moved to jq.dead_jobs: attempts used up, or p_discard
+--   cancelled        its cancellation had been requested
+--   lease_lost       this worker no longer holds the job; nothing changed
+create or replace function jq.jq_fail(
+    p_job_id   uuid,
+    p_worker   text,
+    p_error    text default null,
+    p_retry_in interval default null,
+    p_discard  boolean default false)
+returns table (status text, next_attempt_at timestamptz)
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now   timestamptz := jq._now();
+    v_job   jq.jobs;
+    v_error text := left(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'), 8000);
+    v_next  timestamptz;
+begin
+    perform jq._check_worker(p_worker);
+    if p_job_id is null then
+        raise exception 'job_id must not be null' using errcode = '22004';
+    end if;
+    if p_retry_in is not null and (p_retry_in < interval '0' or p_retry_in > interval '365 days') then
+        raise exception 'retry_in % is out of range', p_retry_in
+            using errcode = '22023', hint = 'retry_in is between 0 and 365 days, or null for the backoff policy.';
+    end if;
+
+    select * into v_job
+      from jq.jobs j
+     where j.id = p_job_id and j.status = 'processing' and j.locked_by = p_worker
+       for update;
+    if not found then
+        return query select 'lease_lost'::text, null::timestamptz;
+        return;
+    end if;
+
+    if v_job.cancel_requested then
+        perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
+        return query select 'cancelled'::text, null::timestamptz;
+    elsif coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        perform jq._retire(array[p_job_id], 'dead', v_error, v_now);
+        return query select 'dead'::text, null::timestamptz;
+    else
+        v_next := v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts));
+        update jq.jobs
+           set status = 'pending', locked_by = null, locked_until = null,
+               run_at = v_next, last_error = v_error
+         where id = p_job_id;
+        return query select 'failed_retrying'::text, v_next;
+    end if;
+end
+$$;
+comment on function jq.jq_fail(uuid, text, text, interval, boolean) is
+    'Record a failed attempt (job_id, worker, error, retry_in, discard): retry after retry_in or jq.retry_delay(attempts), or dead-letter when attempts are used up or discard; -> (status failed_retrying|dead|cancelled|lease_lost, next_attempt_at).';
+
+-- Extends the leases this worker still holds. One row per job asked about:
+-- ok, lost (the worker must abandon it: its result will not be accepted), or
+-- cancel_requested (lease extended; the handler should stop).
+create or replace function jq.jq_heartbeat(
+    p_job_ids uuid[],
+    p_worker  text,
+    p_lease   interval default '5 minutes')
+returns table (job_id uuid, state text)
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now timestamptz := jq._now();
+begin
+    perform jq._check_worker(p_worker);
+    perform jq._check_lease(p_lease);
+    if p_job_ids is null then
+        raise exception 'job_ids must not be null' using errcode = '22004';
+    end if;
+    return query
+    with asked as (
+        select distinct a.id from unnest(p_job_ids) as a(id) where a.id is not null
+    ), extended as (
+        update jq.jobs j
+           set locked_until = v_now + p_lease
+          from asked a
+         where j.id = a.id and j.status = 'processing' and j.locked_by = p_worker
+        returning j.id, j.cancel_requested
+    )
+    select a.id,
+           case when e.id is null then 'lost'
+                when e.cancel_requested then 'cancel_requested'
+                else 'ok' end
+      from asked a
+      left join extended e on e.id = a.id;
+end
+$$;
+comment on function jq.jq_heartbeat(uuid[], text, interval) is
+    'Extend leases this worker holds (job_ids, worker, lease) -> (job_id, state ok|lost|cancel_requested) per job.';
+
+-- Hands leased jobs back unrun (graceful shutdown): pending again, with the
+-- attempt not counted; a job whose cancellation was requested is cancelled
+-- instead. Returns (job_id, status released|cancelled) per job handed back.
+create or replace function jq.jq_release(p_job_ids uuid[], p_worker text)
+returns table (job_id uuid, status text)
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now       timestamptz := jq._now();
+    v_held      uuid[];
+    v_cancelled uuid[];
+begin
+    perform jq._check_worker(p_worker);
+    if p_job_ids is null then
+        raise exception 'job_ids must not be null' using errcode = '22004';
+    end if;
+    select array_agg(j.id), array_agg(j.id) filter (where j.cancel_requested)
+      into v_held, v_cancelled
+      from (select j.id, j.cancel_requested from jq.jobs j
+             where j.id = any(p_job_ids) and j.status = 'processing' and j.locked_by = p_worker
+             order by j.id
+               for update) j;
+    if v_held is null then
+        return;
+    end if;
+    if v_cancelled is not null then
+        perform jq._retire(v_cancelled, 'cancelled', 'cancelled while its worker shut down', v_now);
+    end if;
+    return query
+    with released as (
+        update jq.jobs j
+           set status = 'pending', locked_by = null, locked_until = null,
+               attempts = greatest(j.attempts - 1, 0)
+         where j.id = any(v_held) and j.status = 'processing'
+        returning j.id
+    )
+    select r.id, 'released'::text from released r
+    union all
+    select c.id, 'cancelled'::text from unnest(v_cancelled) as c(id);
+end
+$$;
+comment on function jq.jq_release(uuid[], text) is
+    'Hand leased jobs back unrun (job_ids, worker), e.g. on shutdown: pending again, attempt not counted; cancellation-requested jobs are cancelled. -> (job_id, status released|cancelled).';

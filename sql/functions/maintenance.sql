@@ -1,0 +1,138 @@
+-- Maintenance: history partition rotation, key purging, lease reaping.
+-- Workers call jq_maintain now and then; many may call it at once.
+
+-- Creates the day partitions of jq.job_history from today (UTC) to
+-- settings.history_premake_days ahead. Rows that landed in the default
+-- partition for such a day are moved into it first, so attaching never fails.
+create or replace function jq._make_history_partitions(p_now timestamptz)
+returns integer
+language plpgsql
+as $$
+declare
+    v_day     date;
+    v_name    text;
+    v_from    timestamptz;
+    v_to      timestamptz;
+    v_created integer := 0;
+begin
+    for v_day in
+        select generate_series((p_now at time zone 'UTC')::date,
+                               (p_now at time zone 'UTC')::date + s.history_premake_days,
+                               interval '1 day')::date
+          from jq.settings s
+    loop
+        v_name := 'job_history_p' || to_char(v_day, 'YYYYMMDD');
+        continue when to_regclass('jq.' || v_name) is not null;
+        v_from := v_day::timestamp at time zone 'UTC';
+        v_to := (v_day + 1)::timestamp at time zone 'UTC';
+        execute format('create table jq.%I (like jq.job_history including defaults including constraints)', v_name);
+        execute format('with moved as (delete from jq.job_history_default where finished_at >= %L and finished_at < %L returning *) insert into jq.%I select * from moved',
+                       v_from, v_to, v_name);
+        execute format('alter table jq.job_history attach partition jq.%I for values from (%L) to (%L)',
+                       v_name, v_from, v_to);
+        v_created := v_created + 1;
+    end loop;
+    return v_created;
+end
+$$;
+
+-- Drops day partitions (and default-partition rows) older than
+-- settings.history_retention.
+create or replace function jq._drop_history_partitions(p_now timestamptz)
+returns integer
+language plpgsql
+as $$
+declare
+    v_cutoff  timestamptz := p_now - (select history_retention from jq.settings);
+    v_name    text;
+    v_dropped integer := 0;
+begin
+    for v_name in
+        select c.relname
+          from pg_inherits i
+          join pg_class c on c.oid = i.inhrelid
+         where i.inhparent = 'jq.job_history'::regclass
+           and c.relname ~ '^job_history_p\d{8}$'
+           and (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= v_cutoff
+         order by c.relname
+    loop
+        execute format('drop table jq.%I', v_name);
+        v_dropped := v_dropped + 1;
+    end loop;
+    delete from jq.job_history_default where finished_at < v_cutoff;
+    return v_dropped;
+end
+$$;
+
+-- Rotates history partitions, purges idempotency keys whose window is over
+-- and whose job is gone, and reaps expired leases in every queue. Only one
+-- caller does the work at a time; the others return at once with
+-- {"skipped": true}. Returns what it did as JSON.
+create or replace function jq.jq_maintain()
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now     timestamptz := jq._now();
+    v_created integer;
+    v_dropped integer;
+    v_purged  integer;
+    v_reaped  integer := 0;
+    v_queue   text;
+begin
+    if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
+        return jsonb_build_object('skipped', true);
+    end if;
+    -- Partition DDL briefly locks jq.job_history; never queue behind a long
+    -- reader for long, since completions wait behind us.
+    perform set_config('lock_timeout', '5s', true);
+
+    v_created := jq._make_history_partitions(v_now);
+    v_dropped := jq._drop_history_partitions(v_now);
+
+    with expired as (
+        select k.queue, k.idempotency_key
+          from jq.idempotency_keys k
+         where k.expires_at <= v_now
+           and not exists (select 1 from jq.jobs j where j.id = k.job_id)
+         limit 50000
+    )
+    delete from jq.idempotency_keys k
+     using expired e
+     where k.queue = e.queue and k.idempotency_key = e.idempotency_key;
+    get diagnostics v_purged = row_count;
+
+    for v_queue in
+        select distinct j.queue from jq.jobs j where j.status = 'processing' and j.locked_until < v_now
+    loop
+        v_reaped := v_reaped + jq._reap_expired(v_queue, v_now);
+    end loop;
+
+    return jsonb_build_object(
+        'skipped', false,
+        'partitions_created', v_created,
+        'partitions_dropped', v_dropped,
+        'keys_purged', v_purged,
+        'leases_reaped', v_reaped);
+end
+$$;
+comment on function jq.jq_maintain() is
+    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases. -> jsonb summary.';
+
+-- The installed release, from the migration ledger.
+create or replace function jq.jq_version()
+returns text
+language sql
+stable
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+    select m.release from jq.migrations m order by m.version desc limit 1
+$$;
+comment on function jq.jq_version() is 'The installed jq schema release, e.g. 0.1.0.';
+
+-- Every install makes sure today's history partitions exist.
+do $partitions$ begin perform jq._make_history_partitions(now()); end $partitions$;

@@ -1,0 +1,26 @@
+-- jq installer: psql -v ON_ERROR_STOP=1 -f sql/install.sql
+--
+-- Installs schema `jq` into an empty database, upgrades an older jq in place
+-- (every job kept), and changes nothing when run again. Everything happens in
+-- one transaction behind an advisory lock, so two installers racing each other
+-- apply each migration exactly once.
+--
+-- Order: bootstrap (schema, ledger, lock) -> numbered migrations (tables,
+-- indexes; each applied once and recorded in jq.migrations) -> functions
+-- (CREATE OR REPLACE, every run) -> roles and grants.
+--
+-- pyjq.install(conn) runs this same file: it understands only the meta-commands
+-- used here (\set, \ir) and begin/commit, so keep to them.
+\set ON_ERROR_STOP on
+begin;
+\ir bootstrap.sql
+\ir migrations/0001_initial.sql
+\ir functions/internal.sql
+\ir functions/enqueue.sql
+\ir functions/claim.sql
+\ir functions/finish.sql
+\ir functions/lookup.sql
+\ir functions/dead_letters.sql
+\ir functions/maintenance.sql
+\ir roles.sql
+commit;

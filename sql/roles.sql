@@ -1,0 +1,54 @@
+-- Roles and grants, re-applied on every install.
+--
+--   jq_producer  enqueue, status, cancel
+--   jq_worker    claim, complete, fail, heartbeat, release, maintain, stats
+--   jq_admin     everything: the above, dead-letter operations, schedules,
+--                and read access to the tables
+--
+-- The public functions are SECURITY DEFINER, so producers and workers need
+-- no table privileges at all. Grant one of these roles to an application
+-- role:  grant jq_producer to my_app;
+
+do $roles$
+declare
+    v_role text;
+begin
+    foreach v_role in array array['jq_producer', 'jq_worker', 'jq_admin'] loop
+        if not exists (select 1 from pg_roles where rolname = v_role) then
+            begin
+                execute format('create role %I nologin', v_role);
+            exception when duplicate_object or unique_violation then
+                null;  -- another database's installer created it just now
+            end;
+        end if;
+    end loop;
+end
+$roles$;
+
+revoke all on all functions in schema jq from public;
+revoke all on all tables in schema jq from public;
+grant usage on schema jq to jq_producer, jq_worker, jq_admin;
+
+grant execute on function
+    jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text),
+    jq.jq_enqueue_many(jsonb),
+    jq.jq_status(uuid),
+    jq.jq_cancel(uuid),
+    jq.jq_version()
+to jq_producer;
+
+grant execute on function
+    jq.jq_claim(text, text, integer, interval, text[]),
+    jq.jq_complete(uuid[], text),
+    jq.jq_fail(uuid, text, text, interval, boolean),
+    jq.jq_heartbeat(uuid[], text, interval),
+    jq.jq_release(uuid[], text),
+    jq.jq_maintain(),
+    jq.jq_stats(),
+    jq.jq_status(uuid),
+    jq.jq_version()
+to jq_worker;
+
+grant execute on all functions in schema jq to jq_admin;
+grant select on all tables in schema jq to jq_admin;
+grant update on jq.settings to jq_admin;
