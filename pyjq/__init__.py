@@ -1,0 +1,67 @@
+"""pyjq: the thin Python client of jq, a job queue that lives in PostgreSQL.
+
+Every queue decision is a call of a jq_* SQL function; this package
+dispatches handlers, batches calls and keeps connections healthy.
+"""
+
+from .client import (
+    DeadGroup,
+    EnqueueResult,
+    JobStatus,
+    QueueStats,
+    cancel,
+    cancel_async,
+    dead_groups,
+    enqueue,
+    enqueue_async,
+    enqueue_many,
+    enqueue_many_async,
+    maintain,
+    retry_dead,
+    stats,
+    status,
+    status_async,
+    version,
+)
+from .errors import (
+    InvalidArgument,
+    InvalidTimestamp,
+    JQError,
+    MissingArgument,
+    NotInstalled,
+    PermissionDenied,
+    SchemaTooNew,
+    ValueTooLong,
+)
+from .install import install
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "install",
+    "enqueue",
+    "enqueue_async",
+    "enqueue_many",
+    "enqueue_many_async",
+    "status",
+    "status_async",
+    "cancel",
+    "cancel_async",
+    "dead_groups",
+    "retry_dead",
+    "stats",
+    "maintain",
+    "version",
+    "EnqueueResult",
+    "JobStatus",
+    "DeadGroup",
+    "QueueStats",
+    "JQError",
+    "InvalidArgument",
+    "MissingArgument",
+    "ValueTooLong",
+    "InvalidTimestamp",
+    "SchemaTooNew",
+    "NotInstalled",
+    "PermissionDenied",
+]

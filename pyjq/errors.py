@@ -1,0 +1,99 @@
+"""Exceptions: jq's SQLSTATEs mapped to Python classes.
+
+The SQL functions raise errors with their own SQLSTATE; clients map the code,
+never the message text. Every class keeps the original psycopg error as
+``__cause__`` and exposes ``sqlstate``.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+__all__ = [
+    "JQError",
+    "InvalidArgument",
+    "MissingArgument",
+    "ValueTooLong",
+    "InvalidTimestamp",
+    "SchemaTooNew",
+    "NotInstalled",
+    "PermissionDenied",
+    "from_psycopg",
+]
+
+
+class JQError(Exception):
+    """Base class of every error pyjq raises on behalf of the queue."""
+
+    sqlstate: str | None = None
+
+    def __init__(self, message: str, *, sqlstate: str | None = None, hint: str | None = None):
+        super().__init__(message)
+        if sqlstate is not None:
+            self.sqlstate = sqlstate
+        self.hint = hint
+
+
+class InvalidArgument(JQError, ValueError):
+    """22023: an argument is out of range or malformed."""
+
+    sqlstate = "22023"
+
+
+class MissingArgument(InvalidArgument):
+    """22004: a required argument was null."""
+
+    sqlstate = "22004"
+
+
+class ValueTooLong(InvalidArgument):
+    """22001: a text argument exceeds its limit."""
+
+    sqlstate = "22001"
+
+
+class InvalidTimestamp(InvalidArgument):
+    """22007: a timestamp could not be parsed."""
+
+    sqlstate = "22007"
+
+
+class SchemaTooNew(JQError):
+    """JQ001: the database holds a newer jq schema than this installer."""
+
+    sqlstate = "JQ001"
+
+
+class NotInstalled(JQError):
+    """3F000/42883: schema jq or its functions are missing; run `pyjq install`."""
+
+
+class PermissionDenied(JQError):
+    """42501: the role may not call this function (see the jq_producer/jq_worker/jq_admin roles)."""
+
+    sqlstate = "42501"
+
+
+_BY_SQLSTATE: dict[str, type[JQError]] = {
+    "22023": InvalidArgument,
+    "22004": MissingArgument,
+    "22001": ValueTooLong,
+    "22007": InvalidTimestamp,
+    "22008": InvalidTimestamp,
+    "JQ001": SchemaTooNew,
+    "3F000": NotInstalled,
+    "42883": NotInstalled,
+    "42501": PermissionDenied,
+}
+
+
+def from_psycopg(exc: psycopg.Error) -> Exception:
+    """The pyjq exception for a database error, or the error itself if jq has no class for it."""
+    code = exc.sqlstate
+    cls = _BY_SQLSTATE.get(code or "")
+    if cls is None:
+        return exc
+    diag = exc.diag
+    err = cls(diag.message_primary or str(exc), sqlstate=code, hint=diag.message_hint)
+    err.__cause__ = exc
+    return err
