@@ -11,6 +11,8 @@ from pathlib import Path
 
 import psycopg
 
+from .errors import from_psycopg
+
 __all__ = ["install", "sql_dir", "install_script"]
 
 
@@ -49,10 +51,13 @@ def install(conn: psycopg.Connection, root: Path | None = None) -> str:
     the caller; otherwise a new one committed here).
     """
     parts = install_script(root)
-    with conn.transaction():
-        with conn.cursor() as cur:
-            for _path, text in parts:
-                cur.execute(text.encode(), prepare=False)
-            cur.execute("select jq.jq_version()")
-            row = cur.fetchone()
+    try:
+        with conn.transaction():
+            with conn.cursor() as cur:
+                for _path, text in parts:
+                    cur.execute(text.encode(), prepare=False)
+                cur.execute("select jq.jq_version()")
+                row = cur.fetchone()
+    except psycopg.Error as exc:
+        raise from_psycopg(exc) from exc
     return row[0]
