@@ -18,6 +18,7 @@ begin;
 \ir functions/internal.sql
 \ir functions/enqueue.sql
 \ir functions/claim.sql
+\ir functions/wakeup.sql
 \ir functions/finish.sql
 \ir functions/lookup.sql
 \ir functions/dead_letters.sql

@@ -1,7 +1,8 @@
 -- Roles and grants, re-applied on every install.
 --
 --   jq_producer  enqueue, status, cancel
---   jq_worker    claim, complete, fail, heartbeat, release, maintain, stats
+--   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
+--                maintain, stats
 --   jq_admin     everything: the above, dead-letter operations, schedules,
 --                and read access to the tables
 --
@@ -43,6 +44,7 @@ grant execute on function
     jq.jq_fail(uuid, text, text, interval, boolean),
     jq.jq_heartbeat(uuid[], text, interval),
     jq.jq_release(uuid[], text),
+    jq.jq_set_waiting(text[], text, boolean),
     jq.jq_maintain(),
     jq.jq_stats(),
     jq.jq_status(uuid),

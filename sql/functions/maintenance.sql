@@ -65,7 +65,8 @@ end
 $$;
 
 -- Rotates history partitions, purges idempotency keys whose window is over
--- and whose job is gone, and reaps expired leases in every queue. Only one
+-- and whose job is gone, forgets waiting marks of vanished workers, and
+-- reaps expired leases in every queue. Only one
 -- caller does the work at a time; the others return at once with
 -- {"skipped": true}. Returns what it did as JSON.
 create or replace function jq.jq_maintain()
@@ -104,6 +105,10 @@ begin
      using expired e
      where k.queue = e.queue and k.idempotency_key = e.idempotency_key;
     get diagnostics v_purged = row_count;
+
+    -- Waiting marks of workers whose connection is gone (crashed, killed).
+    delete from jq.queue_waiters w
+     where not exists (select 1 from pg_stat_activity a where a.pid = w.backend_pid);
 
     for v_queue in
         select distinct j.queue from jq.jobs j where j.status = 'processing' and j.locked_until < v_now

@@ -8,6 +8,8 @@
 --                        and for a window after it leaves jq.jobs
 --   jq.schedules         cron schedules (fired by a later release)
 --   jq.settings          one row of tunables (windows, retention)
+--   jq.queue_waiters     idle workers per queue, so NOTIFY is sent only when
+--                        it can wake someone
 --
 -- A job flows: jq_enqueue inserts into jq.jobs -> jq_claim leases it ->
 -- jq_complete deletes it and appends to jq.job_history, or jq_fail puts it
@@ -167,6 +169,18 @@ create table jq.schedules (
     constraint schedules_timezone_length check (char_length(timezone) between 1 and 64)
 );
 comment on table jq.schedules is 'Cron schedules in a named timezone with jitter; each firing enqueues one job.';
+
+-- Workers idle on a queue, waiting for a NOTIFY. The insert trigger notifies
+-- only queues listed here: NOTIFY serialises every notifying commit on one
+-- database-wide lock, so busy queues (no one waiting) must not pay for it.
+create table jq.queue_waiters (
+    queue       text not null,
+    worker      text not null,
+    backend_pid integer not null,
+    since       timestamptz not null,
+    primary key (queue, worker)
+);
+comment on table jq.queue_waiters is 'Workers waiting for work on a queue (jq_set_waiting); the NOTIFY trigger wakes only these queues.';
 
 insert into jq.migrations (version, release, name) values (1, '0.1.0', 'initial');
 end

@@ -1,0 +1,38 @@
+-- Wake-up: workers say when they are idle on a queue, so that enqueues
+-- NOTIFY only queues where someone is waiting.
+
+-- Marks p_worker as waiting (p_waiting = true) or busy (false) on each of
+-- p_queues. Protocol for a worker: when a claim comes back short, call
+-- jq_set_waiting(queues, worker, true), then claim once more (a job inserted
+-- before the mark committed is found by that claim; one inserted after it
+-- sends a NOTIFY), then sleep on LISTEN with a slow safety poll. When a claim
+-- fills every free slot, call it with false. Call it on the connection that
+-- LISTENs: jq_maintain forgets marks whose backend has gone, so a crashed
+-- worker leaves nothing behind. Writes only on a real transition.
+create or replace function jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+begin
+    perform jq._check_worker(p_worker);
+    if p_queues is null or p_waiting is null then
+        raise exception 'queues and waiting must not be null' using errcode = '22004';
+    end if;
+    if p_waiting then
+        insert into jq.queue_waiters (queue, worker, backend_pid, since)
+        select distinct q, p_worker, pg_backend_pid(), jq._now()
+          from unnest(p_queues) as q
+         where q is not null
+        on conflict (queue, worker) do update
+            set backend_pid = excluded.backend_pid
+            where jq.queue_waiters.backend_pid <> excluded.backend_pid;
+    else
+        delete from jq.queue_waiters where worker = p_worker and queue = any(p_queues);
+    end if;
+end
+$$;
+comment on function jq.jq_set_waiting(text[], text, boolean) is
+    'Mark a worker waiting (true) or busy (false) on queues (queues, worker, waiting): inserts NOTIFY jq_<queue> only while someone waits. Call on the LISTEN connection.';
