@@ -113,7 +113,7 @@ begin
             using errcode = '22023', hint = 'max_attempts must be between 1 and 1000.';
     end if;
     if p_idempotency_key is not null then
-        if p_idempotency_key = '' then
+        if btrim(p_idempotency_key) = '' then
             raise exception '%idempotency_key must not be empty', p_prefix
                 using errcode = '22023', hint = 'Pass null for no key.';
         elsif char_length(p_idempotency_key) > 255 then
@@ -122,7 +122,7 @@ begin
         end if;
     end if;
     if p_tenant is not null then
-        if p_tenant = '' then
+        if btrim(p_tenant) = '' then
             raise exception '%tenant must not be empty', p_prefix
                 using errcode = '22023', hint = 'Pass null for no tenant.';
         elsif char_length(p_tenant) > 128 then
@@ -140,8 +140,11 @@ language plpgsql
 immutable
 as $$
 begin
-    if p_worker is null or btrim(p_worker) = '' then
-        raise exception 'worker must be a non-empty name' using errcode = '22004',
+    if p_worker is null then
+        raise exception 'worker must not be null' using errcode = '22004',
+            hint = 'Use a name unique to the worker process, e.g. host:pid:random.';
+    elsif btrim(p_worker) = '' then
+        raise exception 'worker must not be empty' using errcode = '22023',
             hint = 'Use a name unique to the worker process, e.g. host:pid:random.';
     elsif char_length(p_worker) > 255 then
         raise exception 'worker is % characters long; the limit is 255', char_length(p_worker)
