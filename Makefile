@@ -1,0 +1,45 @@
+# jq — PostgreSQL job queue.
+# `make help` lists the targets. CI runs `make test` (see .ci/run).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+# Extra arguments, e.g. make test PYTEST_ARGS="-k claim -x"  or  PGPROVE_ARGS="--verbose"
+PYTEST_ARGS ?=
+PGPROVE_ARGS ?=
+export PYTHON VENV PYTEST_ARGS PGPROVE_ARGS
+
+.PHONY: help deps venv test test-sql test-py clean
+
+help: ## List the targets
+	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z0-9_.-]+:.*## / { printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+deps: ## Install PostgreSQL, pgTAP, pg_prove and python3-venv from Debian packages if missing
+	@bash tests/harness/ensure-deps.sh
+
+# A file target, so the venv is built once and again only when pyproject.toml
+# changes. `deps` is order-only: it must run first (python3-venv), but being
+# phony it must not force a rebuild. An existing venv is reused, not recreated
+# (recreating it over itself with a different python breaks it): `make clean`
+# starts over.
+$(VENV)/.installed: pyproject.toml | deps
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed ## Create .venv with pyjq and its test dependencies
+
+test: deps venv ## Run everything CI runs: pgTAP and pytest against a throwaway PostgreSQL
+	@bash tests/harness/run-tests.sh all
+
+test-sql: deps venv ## Run only the pgTAP suite (tests/sql/) with pg_prove
+	@bash tests/harness/run-tests.sh sql
+
+test-py: deps venv ## Run only pytest (tests/); PYTEST_ARGS="..." passes arguments
+	@bash tests/harness/run-tests.sh py
+
+clean: ## Remove .venv, .tmp and caches
+	rm -rf $(VENV) .tmp .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
