@@ -21,7 +21,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner, Result
 
-from pyjq.cli import cli
+from pyjq._cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
 
