@@ -47,23 +47,31 @@ as $$
 declare
     v_now         timestamptz := jq._now();
     v_fingerprint text := jq.error_fingerprint(p_error);
+    v_ids         uuid[];
     v_count       integer;
 begin
     if p_limit is not null and p_limit < 1 then
         raise exception 'limit % is out of range', p_limit
             using errcode = '22023', hint = 'Pass a positive limit, or null for every matching job.';
     end if;
-    with chosen as (
-        select d.id
-          from jq.dead_jobs d
-         where (p_type is null or d.type = p_type)
-           and (p_error is null or d.error_fingerprint = v_fingerprint)
-           and (p_since is null or d.failed_at >= p_since)
-         order by d.failed_at
-         limit p_limit
-           for update skip locked
-    ), moved as (
-        delete from jq.dead_jobs d using chosen c where d.id = c.id returning d.*
+    -- Collect the ids first and move them with id = any(...): a join against
+    -- the chosen rows would be planned from jq.dead_jobs' statistics, which
+    -- are often far off (the table swings between empty and tens of
+    -- thousands), and a nested loop over 20,000 rows took minutes.
+    select array_agg(c.id) into v_ids
+      from (select d.id
+              from jq.dead_jobs d
+             where (p_type is null or d.type = p_type)
+               and (p_error is null or d.error_fingerprint = v_fingerprint)
+               and (p_since is null or d.failed_at >= p_since)
+             order by d.failed_at
+             limit p_limit
+               for update skip locked) c;
+    if v_ids is null then
+        return 0;
+    end if;
+    with moved as (
+        delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
     ), requeued as (
         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
                              idempotency_key, tenant, last_error, created_at)

@@ -254,6 +254,8 @@ end
 $$;
 
 -- Expired leases in one queue: a lease that ran out counts as a used attempt.
+-- The worker's name is quoted in the error so that jq.error_fingerprint
+-- groups expiries from every worker together.
 -- The job goes back to pending, or to jq.dead_jobs when that was its last
 -- attempt (a job that kills its worker every time must not loop forever), or
 -- to history as cancelled when its cancellation had been requested.
@@ -281,7 +283,7 @@ begin
     end if;
     if v_last is not null then
         update jq.jobs
-           set last_error = format('lease expired: worker %s did not finish attempt %s of %s by %s',
+           set last_error = format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
                                    locked_by, attempts, max_attempts, locked_until)
          where id = any(v_last);
         perform jq._retire(v_last, 'dead', null, p_now);
@@ -291,7 +293,7 @@ begin
     end if;
     update jq.jobs
        set status = 'pending', locked_by = null, locked_until = null,
-           last_error = format('lease expired: worker %s did not finish attempt %s by %s',
+           last_error = format('lease expired: worker "%s" did not finish attempt %s by %s',
                                locked_by, attempts, locked_until)
      where id = any(v_ids) and status = 'processing';
     return cardinality(v_ids);

@@ -91,8 +91,12 @@ begin
     -- reader for long, since completions wait behind us.
     perform set_config('lock_timeout', '5s', true);
 
-    v_created := jq._make_history_partitions(v_now);
+    -- Drop before creating: dropping a partition takes an ACCESS EXCLUSIVE
+    -- lock on jq.job_history, attaching one locks the default partition. Taken
+    -- the other way round, a completion routed to the default partition (it
+    -- holds job_history, waits for the default) deadlocks with us.
     v_dropped := jq._drop_history_partitions(v_now);
+    v_created := jq._make_history_partitions(v_now);
 
     with expired as (
         select k.queue, k.idempotency_key

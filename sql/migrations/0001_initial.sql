@@ -32,6 +32,7 @@ create table jq.settings (
     constraint settings_history_premake_days_range check (history_premake_days between 1 and 60),
     constraint settings_default_max_attempts_range check (default_max_attempts between 1 and 1000)
 );
+comment on table jq.settings is 'One row of tunables: idempotency window, history retention and premade days, default max_attempts.';
 insert into jq.settings default values;
 
 create table jq.jobs (
@@ -60,7 +61,8 @@ create table jq.jobs (
     constraint jobs_attempts_range check (attempts between 0 and max_attempts),
     constraint jobs_status_valid check (status in ('pending', 'processing')),
     constraint jobs_lease_consistent check (
-        (status = 'processing') = (locked_by is not null and locked_until is not null))
+        (status = 'processing' and locked_by is not null and locked_until is not null)
+        or (status = 'pending' and locked_by is null and locked_until is null))
 );
 comment on table jq.jobs is 'Live jobs only (pending or processing); finished jobs leave at once. Use the jq_* functions, not this table.';
 
