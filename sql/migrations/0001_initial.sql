@@ -61,8 +61,8 @@ create table jq.jobs (
     constraint jobs_attempts_range check (attempts between 0 and max_attempts),
     constraint jobs_status_valid check (status in ('pending', 'processing')),
     constraint jobs_lease_consistent check (
-        (status = 'processing' and locked_by is not null and locked_until is not null)
-        or (status = 'pending' and locked_by is null and locked_until is null))
+        (status = 'processing') = (locked_by is not null)
+        and (status = 'processing') = (locked_until is not null))
 );
 comment on table jq.jobs is 'Live jobs only (pending or processing); finished jobs leave at once. Use the jq_* functions, not this table.';
 
