@@ -34,11 +34,19 @@ from .errors import (
     ValueTooLong,
 )
 from .install import install
+from .job import Discard, Job, JobCancelled, Retry
+from .worker import RunSummary, Worker
 
 __version__ = "0.1.0"
 
 __all__ = [
     "install",
+    "Worker",
+    "Job",
+    "Retry",
+    "Discard",
+    "JobCancelled",
+    "RunSummary",
     "enqueue",
     "enqueue_async",
     "enqueue_many",
