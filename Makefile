@@ -9,9 +9,11 @@ VENV ?= .venv
 # Extra arguments, e.g. make test PYTEST_ARGS="-k claim -x"  or  PGPROVE_ARGS="--verbose"
 PYTEST_ARGS ?=
 PGPROVE_ARGS ?=
+# Extra arguments of bench/run.py, e.g. make bench BENCH_ARGS="--full"  or  BENCH_ARGS="--only c,e"
+BENCH_ARGS ?=
 export PYTHON VENV PYTEST_ARGS PGPROVE_ARGS
 
-.PHONY: help deps venv test test-sql test-py clean
+.PHONY: help deps venv test test-sql test-py soak bench bench-quick clean
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z0-9_.-]+:.*## / { printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -39,6 +41,20 @@ test-sql: deps venv ## Run only the pgTAP suite (tests/sql/) with pg_prove
 
 test-py: deps venv ## Run only pytest (tests/); PYTEST_ARGS="..." passes arguments
 	@bash tests/harness/run-tests.sh py
+
+soak: deps venv ## The chaos and property tests at full size (20,000 jobs, kills, crashes; ~15 min)
+	@JQ_SOAK=1 PYTEST_ARGS="tests/test_chaos.py tests/test_properties.py $(PYTEST_ARGS)" bash tests/harness/run-tests.sh py
+
+# The benchmark suite also needs the `bench` extra (PgQueuer, Procrastinate, py-spy).
+$(VENV)/.bench-installed: pyproject.toml $(VENV)/.installed
+	$(VENV)/bin/pip install -e '.[test,bench]'
+	touch $@
+
+bench: deps $(VENV)/.bench-installed ## Benchmarks vs pgbench, PgQueuer, Procrastinate (~8 min): table + bench/results/latest.json
+	$(VENV)/bin/python bench/run.py $(BENCH_ARGS)
+
+bench-quick: deps $(VENV)/.bench-installed ## The benchmarks at small sizes (~2 min): a smoke test, not figures
+	$(VENV)/bin/python bench/run.py --quick $(BENCH_ARGS)
 
 clean: ## Remove .venv, .tmp and caches
 	rm -rf $(VENV) .tmp .pytest_cache
