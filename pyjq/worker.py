@@ -22,7 +22,10 @@ handlers, batches calls and keeps connections healthy:
   LISTEN connection) so that inserts NOTIFY them, and busy ones unmarked.
 * Running. Coroutine handlers run as asyncio tasks; plain functions on
   daemon threads (as many as there are slots). A slot is freed when the
-  handler returns; its result waits in a buffer.
+  handler returns; its result waits in a buffer. A claimed job whose row
+  Python cannot hold (a JSON number of 5,000 digits, JSON nested deeper than
+  the recursion limit: other clients can enqueue both) is dead-lettered
+  (``jq_fail`` with discard) without running; the jobs claimed with it run.
 * Reporting. Results are written in batches, as soon as ``flush_size`` are
   waiting or ``flush_interval`` after the first one: one statement calls
   ``jq_complete`` for the successes and ``jq_fail`` for each failure. Nothing
@@ -96,7 +99,10 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.adapt import Transformer
 from psycopg.rows import dict_row
+from psycopg.types.datetime import TimestamptzLoader
+from psycopg.types.json import JsonbLoader, JsonLoader
 from psycopg_pool import AsyncConnectionPool
 
 from ._worker_threads import HandlerThreads
@@ -199,6 +205,7 @@ class _Run:
     timed_out: bool = False
     lost: bool = False  # jq_heartbeat said lost: never write a result
     released: bool = False  # handed back by jq_release: never write a result
+    undecodable: str | None = None  # the row could not be read: dead-letter it, run nothing
 
 
 @dataclass(eq=False, slots=True)
@@ -690,13 +697,19 @@ class Worker:
             cur = conn.cursor(row_factory=dict_row)
             await cur.execute(_CLAIM_SQL, [[q.name for q, _ in due], [limit for _, limit in due],
                                            self.name, self.lease, self._types])
-            rows = await cur.fetchall()
+            try:
+                rows = await cur.fetchall()  # the rows are here already: only decoding can fail
+            except Exception:  # noqa: BLE001
+                rows = _load_leniently(cur)
         by_queue: dict[str, list[dict[str, Any]]] = {q.name: [] for q, _ in due}
         for row in rows:
             by_queue[row["queue"]].append(row)
         return [by_queue[q.name] for q, _ in due]
 
     def _start(self, q: _Queue, row: Mapping[str, Any]) -> None:
+        unreadable = {k: v.reason for k, v in row.items() if isinstance(v, _Undecodable)}
+        if unreadable:
+            row = {k: (({} if k == "payload" else None) if k in unreadable else v) for k, v in row.items()}
         job = Job(
             id=row["id"],
             type=row["type"],
@@ -714,6 +727,8 @@ class Worker:
             worker=self.name,
         )
         run = _Run(job, q, self._handlers.get(job.type), time.monotonic())
+        if unreadable:
+            run.undecodable = "pyjq cannot read this job: " + "; ".join(f"{k}: {v}" for k, v in unreadable.items())
         q.running += 1
         self._runs[job.id] = run
         if logger.isEnabledFor(logging.DEBUG):
@@ -730,7 +745,9 @@ class Worker:
         error: BaseException | None = None
         cancelled = False
         try:
-            if handler is None:
+            if run.undecodable is not None:
+                pass
+            elif handler is None:
                 error = LookupError(f"worker {self.name} has no handler for job type {job.type!r}")
             elif handler.is_async:
                 run.inner = asyncio.create_task(_call_async(handler.fn, job), name=f"pyjq handler {job.id}")
@@ -767,7 +784,9 @@ class Worker:
             return
         if run.released:
             return  # reported by the release
-        if run.timed_out:
+        if run.undecodable is not None:
+            result = _Result(run, duration_ms, ok=False, error=_clean(run.undecodable), discard=True)
+        elif run.timed_out:
             result = _Result(run, duration_ms, ok=False, error=_clean(
                 f"TimeoutError: the handler of {job.type!r} exceeded its timeout of {handler.timeout:g} s"))
         elif cancelled:
@@ -1016,6 +1035,7 @@ class Worker:
         async for note in conn.notifies():
             for q in self._channels.get(note.channel, ()):
                 q.notified = True
+                q.waiting = False  # the notifying insert used our mark up (jq._notify_ready)
             self._claim_kick.set()
 
     async def _set_waiting(self, queues: list[_Queue], waiting: bool) -> bool:
@@ -1173,6 +1193,47 @@ _LEVELS = {
 
 
 # -- helpers ---------------------------------------------------------------------
+
+class _Undecodable:
+    """A value of a claimed row that this client cannot represent."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _lenient(base: type) -> type:
+    """A psycopg loader that returns _Undecodable instead of raising."""
+
+    class Lenient(base):
+        def load(self, data):
+            try:
+                return super().load(data)
+            except Exception as exc:  # noqa: BLE001 - any value the client cannot hold
+                return _Undecodable(_firstline(f"{type(exc).__name__}: {exc}"))
+
+    Lenient.__name__ = Lenient.__qualname__ = f"_Lenient{base.__name__}"
+    return Lenient
+
+
+_LENIENT_LOADERS = [("jsonb", _lenient(JsonbLoader)), ("json", _lenient(JsonLoader)),
+                    ("timestamptz", _lenient(TimestamptzLoader))]
+
+
+def _load_leniently(cur: psycopg.AsyncCursor) -> list[dict[str, Any]]:
+    """The claimed rows again, when one of them could not be decoded (a JSON number of
+    5,000 digits, JSON nested deeper than Python's recursion limit, a time before year 1,
+    all of which PostgreSQL accepts from other clients): a value Python cannot hold
+    becomes _Undecodable, so that it costs only its own job (dead-lettered by _start)
+    and not every job leased in the same statement. Slower, so only after a failure."""
+    for name, loader in _LENIENT_LOADERS:
+        cur.adapters.register_loader(name, loader)
+    tx = Transformer(cur)
+    tx.set_pgresult(cur.pgresult)
+    names = [d.name for d in cur.description or ()]
+    return tx.load_rows(0, cur.pgresult.ntuples, lambda values: dict(zip(names, values)))
+
 
 def _check_queues(queues: Mapping[str, int]) -> dict[str, int]:
     queues = dict(queues)

@@ -1,6 +1,7 @@
 """NOTIFY delivery over real connections: an insert of ready jobs wakes a
-listener that marked itself waiting, once per statement and queue; nothing
-is sent when no one waits, for future jobs, or by claim/complete/fail."""
+listener that marked itself waiting, once per statement and queue, and uses
+the mark up; nothing is sent when no one waits, for future jobs, or by
+claim/complete/fail."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ def test_waiting_listener_is_woken_once_per_statement(db, connect):
     pyjq.enqueue_many(db, [{"type": "reset_password", "queue": "urgent"} for _ in range(50)])
     assert _drain(listener) == [("jq_urgent", "")], "expected exactly one NOTIFY for one statement"
 
+    # The notification used the mark up: no more until the worker marks itself again.
+    assert db.execute("select count(*) from jq.queue_waiters").fetchone()[0] == 0
+    pyjq.enqueue(db, "reset_password", {}, queue="urgent")
+    assert _drain(listener) == [], "notified again without a new waiting mark"
+
+    listener.execute("select jq.jq_set_waiting(array['urgent'], 'w1', true)")
     pyjq.enqueue(db, "reset_password", {}, queue="urgent")
     assert _drain(listener) == [("jq_urgent", "")]
 

@@ -48,9 +48,11 @@ begin
 
     perform jq._reap_expired(p_queue, v_now);
 
+    -- The update finds the locked rows by ctid (a row we hold FOR UPDATE
+    -- cannot move), saving a primary-key lookup per job.
     return query
     with picked as (
-        select j.id
+        select j.ctid
           from jq.jobs j
          where j.queue = p_queue
            and j.status = 'pending'
@@ -65,8 +67,7 @@ begin
            locked_by = p_worker,
            locked_until = v_now + p_lease,
            attempts = j.attempts + 1
-      from picked
-     where j.id = picked.id
+     where j.ctid = any (array(select picked.ctid from picked))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
 end

@@ -26,6 +26,12 @@ declare
     v_holder uuid;
 begin
     perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
+    -- Infinite or far-off times break jq_stats (now() - run_at overflows) and clients
+    -- (Python's datetime stops at years 1 and 9999): a worker could not read its claim.
+    if v_run_at not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
+        raise exception 'run_at % is out of range', p_run_at
+            using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
+    end if;
     if p_idempotency_key is not null then
         v_holder := jq._take_idempotency_key(p_queue, p_idempotency_key, v_id, v_now);
         if v_holder <> v_id then
@@ -45,38 +51,63 @@ $$;
 comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text) is
     'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant) -> (job_id, status queued|scheduled, duplicate).';
 
--- Many jobs in one call: a JSON array of objects with the keys type, payload,
--- queue, priority, run_at, max_attempts, idempotency_key, tenant. One row per
--- element, in input order. One INSERT, so one NOTIFY per queue.
-create or replace function jq.jq_enqueue_many(p_jobs jsonb)
-returns table (job_id uuid, status text, duplicate boolean)
+-- True when one element of jq_enqueue_many's array is a valid job by every
+-- rule of jq._check_job, with run_at an ISO 8601 timestamp (or absent). One
+-- SQL expression, so a whole batch is checked in one pass; an element it
+-- rejects is explained by jq._explain_bad_job.
+create or replace function jq._job_json_ok(p_job jsonb)
+returns boolean
+language sql
+immutable
+as $$
+    select jsonb_typeof(p_job) = 'object'
+       and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
+                         'idempotency_key', 'tenant'] = '{}'::jsonb
+       and jsonb_typeof(p_job -> 'type') = 'string'
+       and btrim(p_job ->> 'type') <> '' and char_length(p_job ->> 'type') <= 128
+       and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
+       and case coalesce(jsonb_typeof(p_job -> 'queue'), 'null')
+               when 'null' then true
+               when 'string' then (p_job ->> 'queue') ~ '^[A-Za-z0-9_.:-]{1,64}$'
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'priority'), 'null')
+               when 'null' then true
+               when 'number' then (p_job ->> 'priority')::numeric between -32768 and 32767
+                              and (p_job ->> 'priority')::numeric = trunc((p_job ->> 'priority')::numeric)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'max_attempts'), 'null')
+               when 'null' then true
+               when 'number' then (p_job ->> 'max_attempts')::numeric between 1 and 1000
+                              and (p_job ->> 'max_attempts')::numeric = trunc((p_job ->> 'max_attempts')::numeric)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'idempotency_key'), 'null')
+               when 'null' then true
+               when 'string' then btrim(p_job ->> 'idempotency_key') <> ''
+                              and char_length(p_job ->> 'idempotency_key') <= 255
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'tenant'), 'null')
+               when 'null' then true
+               when 'string' then btrim(p_job ->> 'tenant') <> '' and char_length(p_job ->> 'tenant') <= 128
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'run_at'), 'null')
+               when 'null' then true
+               when 'string' then (p_job ->> 'run_at')
+                   ~ '^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$'
+               else false end
+$$;
+
+-- Raises the precise error for the first invalid element of a batch, naming
+-- it (jobs[i].field). Called only when jq._job_json_ok rejected the batch, or
+-- one of its timestamps failed to convert.
+create or replace function jq._explain_bad_job(p_jobs jsonb)
+returns void
 language plpgsql
-volatile
-security definer
-set search_path = jq, pg_catalog, pg_temp
 as $$
 declare
-    v_now     timestamptz := jq._now();
-    v_default integer := (select default_max_attempts from jq.settings);
-    v_rows    jsonb[];
-    v_elem    jsonb;
-    v_index   integer := 0;
-    v_field   text;
-    v_ids     uuid[] := '{}';
-    v_holders uuid[] := '{}';
-    v_holder  uuid;
+    v_elem  jsonb;
+    v_index integer := 0;
+    v_field text;
 begin
-    if p_jobs is null then
-        raise exception 'jobs must not be null' using errcode = '22004';
-    elsif jsonb_typeof(p_jobs) <> 'array' then
-        raise exception 'jobs must be a JSON array of job objects, not %', jsonb_typeof(p_jobs)
-            using errcode = '22023';
-    elsif jsonb_array_length(p_jobs) > 10000 then
-        raise exception 'jobs holds % elements; the limit is 10000 per call', jsonb_array_length(p_jobs)
-            using errcode = '22023', hint = 'Split the batch.';
-    end if;
-
-    -- Validate every element before writing anything, naming the element.
     for v_elem in select e from jsonb_array_elements(p_jobs) e loop
         if jsonb_typeof(v_elem) <> 'object' then
             raise exception 'jobs[%] must be a JSON object, not %', v_index, jsonb_typeof(v_elem)
@@ -111,53 +142,100 @@ begin
                     using errcode = '22007',
                           hint = 'Use ISO 8601 with a UTC offset, e.g. 2026-11-01T00:05:00+05:30.';
             end;
+            if (v_elem ->> 'run_at')::timestamptz not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
+                raise exception 'jobs[%].run_at % is out of range', v_index, v_elem -> 'run_at'
+                    using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
+            end if;
         end if;
-        v_elem := jsonb_build_object(
-            'type', v_elem -> 'type',
-            'payload', coalesce(nullif(v_elem -> 'payload', 'null'), '{}'),
-            'queue', coalesce(nullif(v_elem -> 'queue', 'null'), '"default"'),
-            'priority', coalesce(nullif(v_elem -> 'priority', 'null'), '0'),
-            'run_at', v_elem -> 'run_at',
-            'max_attempts', coalesce(nullif(v_elem -> 'max_attempts', 'null'), to_jsonb(v_default)),
-            'idempotency_key', v_elem -> 'idempotency_key',
-            'tenant', v_elem -> 'tenant');
-        perform jq._check_job(v_elem ->> 'type', v_elem -> 'payload', v_elem ->> 'queue',
-                              (v_elem ->> 'priority')::integer, (v_elem ->> 'max_attempts')::integer,
+        perform jq._check_job(v_elem ->> 'type', nullif(v_elem -> 'payload', 'null'),
+                              coalesce(v_elem ->> 'queue', 'default'),
+                              coalesce((v_elem ->> 'priority')::integer, 0), (v_elem ->> 'max_attempts')::integer,
                               v_elem ->> 'idempotency_key', v_elem ->> 'tenant',
                               format('jobs[%s].', v_index));
-        v_rows := array_append(v_rows, v_elem);
-        v_ids := array_append(v_ids, gen_random_uuid());
         v_index := v_index + 1;
     end loop;
+end
+$$;
+
+-- Many jobs in one call: a JSON array of objects with the keys type, payload,
+-- queue, priority, run_at, max_attempts, idempotency_key, tenant. One row per
+-- element, in input order. Checked in one pass (jq._job_json_ok), inserted
+-- with one INSERT, so one NOTIFY per queue.
+create or replace function jq.jq_enqueue_many(p_jobs jsonb)
+returns table (job_id uuid, status text, duplicate boolean)
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now     timestamptz := jq._now();
+    v_default smallint := (select default_max_attempts from jq.settings);
+    v_valid   boolean;
+    v_ids     uuid[];
+    v_queues  text[];
+    v_keys    text[];
+    v_run_ats timestamptz[];
+    v_holders uuid[];
+    v_index   integer;
+begin
+    if p_jobs is null then
+        raise exception 'jobs must not be null' using errcode = '22004';
+    elsif jsonb_typeof(p_jobs) <> 'array' then
+        raise exception 'jobs must be a JSON array of job objects, not %', jsonb_typeof(p_jobs)
+            using errcode = '22023';
+    elsif jsonb_array_length(p_jobs) > 10000 then
+        raise exception 'jobs holds % elements; the limit is 10000 per call', jsonb_array_length(p_jobs)
+            using errcode = '22023', hint = 'Split the batch.';
+    end if;
+
+    -- Validate every element before writing anything.
+    select bool_and(coalesce(jq._job_json_ok(e), false)) into v_valid from jsonb_array_elements(p_jobs) e;
+    if not coalesce(v_valid, true) then
+        perform jq._explain_bad_job(p_jobs);
+        raise exception 'jobs holds an invalid element' using errcode = '22023';  -- not reached
+    end if;
+    begin
+        select array_agg(gen_random_uuid() order by t.ord),
+               array_agg(coalesce(t.e ->> 'queue', 'default') order by t.ord),
+               array_agg(t.e ->> 'idempotency_key' order by t.ord),
+               array_agg(coalesce((t.e ->> 'run_at')::timestamptz, v_now) order by t.ord)
+          into v_ids, v_queues, v_keys, v_run_ats
+          from jsonb_array_elements(p_jobs) with ordinality as t(e, ord);
+    exception when invalid_datetime_format or datetime_field_overflow then
+        perform jq._explain_bad_job(p_jobs);
+        raise;
+    end;
+    if exists (select 1 from unnest(v_run_ats) r
+                where r not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00') then
+        perform jq._explain_bad_job(p_jobs);
+    end if;
 
     -- Keys first, in input order: the first element with a key wins it, a
     -- later one with the same key is a duplicate of the first.
-    for v_index in 1 .. coalesce(cardinality(v_rows), 0) loop
-        if v_rows[v_index] ->> 'idempotency_key' is null then
-            v_holders := array_append(v_holders, v_ids[v_index]);
-        else
-            v_holder := jq._take_idempotency_key(v_rows[v_index] ->> 'queue',
-                                                 v_rows[v_index] ->> 'idempotency_key',
-                                                 v_ids[v_index], v_now);
-            v_holders := array_append(v_holders, v_holder);
-        end if;
+    v_holders := v_ids;
+    for v_index in select k.ord from unnest(v_keys) with ordinality as k(key, ord) where k.key is not null loop
+        v_holders[v_index] := jq._take_idempotency_key(v_queues[v_index], v_keys[v_index], v_ids[v_index], v_now);
     end loop;
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
                          idempotency_key, tenant, created_at)
-    select i.id, r ->> 'queue', r ->> 'type', r -> 'payload', (r ->> 'priority')::smallint,
-           coalesce((r ->> 'run_at')::timestamptz, v_now), (r ->> 'max_attempts')::smallint,
-           r ->> 'idempotency_key', r ->> 'tenant', v_now
-      from unnest(v_rows, v_ids, v_holders) as i(r, id, holder)
+    select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
+           coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
+           coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
+           i.key, t.e ->> 'tenant', v_now
+      from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
+      join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
+           as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord
      where i.id = i.holder;
 
     return query
         select i.holder,
                case when i.id <> i.holder then coalesce((select s.status from jq.jq_status(i.holder) s), 'not_found')
-                    when coalesce((i.r ->> 'run_at')::timestamptz, v_now) > v_now then 'scheduled'
+                    when i.run_at > v_now then 'scheduled'
                     else 'queued' end,
                i.id <> i.holder
-          from unnest(v_rows, v_ids, v_holders) with ordinality as i(r, id, holder, ord)
+          from unnest(v_ids, v_holders, v_run_ats) with ordinality as i(id, holder, run_at, ord)
          order by i.ord;
 end
 $$;

@@ -5,8 +5,10 @@
 -- p_queues. Protocol for a worker: when a claim comes back short, call
 -- jq_set_waiting(queues, worker, true), then claim once more (a job inserted
 -- before the mark committed is found by that claim; one inserted after it
--- sends a NOTIFY), then sleep on LISTEN with a slow safety poll. When a claim
--- fills every free slot, call it with false. Call it on the connection that
+-- sends a NOTIFY), then sleep on LISTEN with a slow safety poll. The insert
+-- that notifies uses the queue's marks up, so after a wake-up the worker
+-- marks itself again when its claim comes back short. When a claim fills
+-- every free slot, call it with false. Call it on the connection that
 -- LISTENs: jq_maintain forgets marks whose backend has gone, so a crashed
 -- worker leaves nothing behind. Writes only on a real transition.
 create or replace function jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean)
