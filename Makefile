@@ -11,9 +11,11 @@ PYTEST_ARGS ?=
 PGPROVE_ARGS ?=
 # Extra arguments of bench/run.py, e.g. make bench BENCH_ARGS="--full"  or  BENCH_ARGS="--only c,e"
 BENCH_ARGS ?=
+# Extra arguments of `pyjq dev`, e.g. make run RUN_ARGS="--serve"  or  RUN_ARGS="--short"
+RUN_ARGS ?=
 export PYTHON VENV PYTEST_ARGS PGPROVE_ARGS
 
-.PHONY: help deps venv test test-sql test-py soak bench bench-quick clean
+.PHONY: help deps venv test test-sql test-py soak bench bench-quick run clean
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z0-9_.-]+:.*## / { printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -55,6 +57,9 @@ bench: deps $(VENV)/.bench-installed ## Benchmarks vs pgbench, PgQueuer, Procras
 
 bench-quick: deps $(VENV)/.bench-installed ## The benchmarks at small sizes (~2 min): a smoke test, not figures
 	$(VENV)/bin/python bench/run.py --quick $(BENCH_ARGS)
+
+run: deps venv ## The demo: jq on a local PostgreSQL in .jq-dev/ (or DATABASE_URL), live; RUN_ARGS="--serve" keeps serving
+	$(VENV)/bin/pyjq dev $(RUN_ARGS)
 
 clean: ## Remove .venv, .tmp and caches
 	rm -rf $(VENV) .tmp .pytest_cache

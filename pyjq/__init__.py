@@ -34,10 +34,20 @@ from .errors import (
     ValueTooLong,
 )
 from .install import install
+from .scheduler import (
+    Schedule,
+    Scheduler,
+    ScheduleResult,
+    list_schedules,
+    pause_schedule,
+    resume_schedule,
+    schedule,
+    unschedule,
+)
 from .job import Discard, Job, JobCancelled, Retry
 from .worker import RunSummary, Worker
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "install",
@@ -60,6 +70,14 @@ __all__ = [
     "stats",
     "maintain",
     "version",
+    "schedule",
+    "unschedule",
+    "pause_schedule",
+    "resume_schedule",
+    "list_schedules",
+    "Scheduler",
+    "Schedule",
+    "ScheduleResult",
     "EnqueueResult",
     "JobStatus",
     "DeadGroup",

@@ -29,6 +29,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 from uuid import UUID
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 import psycopg
@@ -36,6 +37,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from . import __version__
 from . import client
+from . import scheduler as schedules_api
 from .errors import JQError, NotInstalled, from_psycopg
 from .install import install as _install
 
@@ -652,6 +654,135 @@ def dead_retry(ctx: click.Context, type_: str, error: str | None, since: datetim
         click.echo(f"requeued {count} dead job{'' if count == 1 else 's'}")
 
 
+@cli.group(context_settings=CONTEXT_SETTINGS, no_args_is_help=True,
+           short_help="Create, list, pause, resume and delete recurring schedules.")
+def schedules() -> None:
+    """Recurring schedules: a cron expression in a named IANA timezone, with
+    jitter; every worker's scheduler fires each slot exactly once."""
+
+
+@schedules.command("put", short_help="Create or update schedule NAME.")
+@click.argument("name")
+@click.option("--cron", required=True,
+              help="Five fields: minute hour day-of-month month day-of-week, e.g. '0 8 * * *' (08:00 daily); "
+                   "or @hourly, @daily, @weekly, @monthly, @yearly.")
+@click.option("--timezone", "--tz", "timezone_", required=True, metavar="ZONE",
+              help="IANA time zone the cron is read in, e.g. Europe/Berlin, America/New_York, UTC.")
+@click.option("--type", "type_", metavar="TYPE", required=True, help="Type of the job each slot enqueues.")
+@click.option("--payload", default="{}", show_default=True, metavar="JSON",
+              help="Payload of each job: a JSON object, @FILE to read it from a file, or - for stdin.")
+@click.option("--queue", default="default", show_default=True, help="Queue the jobs go to.")
+@click.option("--priority", type=int, default=0, show_default=True, help="Higher runs first (-32768..32767).")
+@click.option("--jitter", "jitter_seconds", type=int, default=0, show_default=True, metavar="SECONDS",
+              help="Spread each slot's job over [0, SECONDS) after the slot (0..86400), the same offset "
+                   "for the same name and slot.")
+@click.option("--max-attempts", type=int, default=None, help="Attempts per job before it is dead-lettered (1..1000).")
+@click.option("--missed", type=click.Choice(["latest", "all", "none"]), default="latest", show_default=True,
+              help="Slots no scheduler fired in time: fire the latest only, all of them, or none.")
+@_dsn_option
+@_json_option
+@click.pass_context
+def schedules_put(ctx: click.Context, name: str, cron: str, timezone_: str, type_: str, payload: str, queue: str,
+                  priority: int, jitter_seconds: int, max_attempts: int | None, missed: str, dsn: str | None,
+                  as_json: bool) -> None:
+    """Create or update schedule NAME; print whether it was created and its next run.
+
+    The cron and timezone are checked (croniter, zoneinfo, then SQL) before
+    anything is written. Updating a schedule with the same cron and timezone
+    keeps its next run; a paused schedule stays paused.
+    """
+    body = _read_payload(payload)
+    with _connect(ctx, dsn) as conn:
+        result = schedules_api.schedule(conn, name, cron=cron, timezone=timezone_, type=type_, payload=body,
+                                        queue=queue, priority=priority, jitter_seconds=jitter_seconds,
+                                        max_attempts=max_attempts, missed=missed)
+    if as_json:
+        _echo_json(asdict(result))
+        return
+    click.echo(f"{'created' if result.created else 'updated'} schedule {result.name}; "
+               f"next run {_fmt_slot(result.next_run_at, timezone_)}")
+
+
+def _fmt_slot(moment: datetime | None, zone: str) -> str:
+    """A slot in UTC and in the schedule's timezone: 2026-03-08 07:00:00+00:00 (08:00 Europe/Berlin)."""
+    if moment is None:
+        return "-"
+    try:
+        local = moment.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        return _fmt(moment)
+    return f"{_fmt(moment.astimezone(timezone.utc))} ({local:%Y-%m-%d %H:%M} {zone})"
+
+
+@schedules.command("list", short_help="List schedules (or only NAME).")
+@click.argument("name", required=False)
+@_dsn_option
+@_json_option
+@click.pass_context
+def schedules_list(ctx: click.Context, name: str | None, dsn: str | None, as_json: bool) -> None:
+    """List every schedule by name, or only NAME (exit 1 when it does not exist).
+
+    NEXT RUN is in UTC, with the local time in the schedule's timezone.
+    """
+    with _connect(ctx, dsn) as conn:
+        rows = schedules_api.list_schedules(conn, name)
+    if name is not None and not rows:
+        raise CLIError(f"schedule {name} not found")
+    if as_json:
+        _echo_json([asdict(r) for r in rows])
+        return
+    if not rows:
+        click.echo("no schedules")
+        return
+    _table(["NAME", "CRON", "TIMEZONE", "TYPE", "QUEUE", "JITTER", "MISSED", "STATE", "NEXT RUN", "LAST SLOT"],
+           [[r.name, r.cron, r.timezone, r.type, r.queue, f"{r.jitter_seconds}s", r.missed,
+             "paused" if r.paused else "active", _fmt_slot(r.next_run_at, r.timezone), _fmt(r.last_slot_at)]
+            for r in rows])
+
+
+def _schedule_action(ctx: click.Context, name: str, dsn: str | None, as_json: bool,
+                     action: Callable[[psycopg.Connection, str], bool], done: str) -> None:
+    with _connect(ctx, dsn) as conn:
+        found = action(conn, name)
+    if as_json:
+        _echo_json({"name": name, done: found})
+        ctx.exit(0 if found else 1)
+    if not found:
+        raise CLIError(f"schedule {name} not found")
+    click.echo(f"{done} schedule {name}")
+
+
+@schedules.command("delete", short_help="Delete schedule NAME.")
+@click.argument("name")
+@_dsn_option
+@_json_option
+@click.pass_context
+def schedules_delete(ctx: click.Context, name: str, dsn: str | None, as_json: bool) -> None:
+    """Delete schedule NAME (exit 1 when it does not exist). Jobs it already enqueued stay."""
+    _schedule_action(ctx, name, dsn, as_json, schedules_api.unschedule, "deleted")
+
+
+@schedules.command("pause", short_help="Pause schedule NAME.")
+@click.argument("name")
+@_dsn_option
+@_json_option
+@click.pass_context
+def schedules_pause(ctx: click.Context, name: str, dsn: str | None, as_json: bool) -> None:
+    """Pause schedule NAME: none of its slots fires until it is resumed (exit 1 when it does not exist)."""
+    _schedule_action(ctx, name, dsn, as_json, schedules_api.pause_schedule, "paused")
+
+
+@schedules.command("resume", short_help="Resume schedule NAME.")
+@click.argument("name")
+@_dsn_option
+@_json_option
+@click.pass_context
+def schedules_resume(ctx: click.Context, name: str, dsn: str | None, as_json: bool) -> None:
+    """Resume schedule NAME from now on; slots that passed while it was paused
+    do not fire (exit 1 when it does not exist)."""
+    _schedule_action(ctx, name, dsn, as_json, schedules_api.resume_schedule, "resumed")
+
+
 @cli.command(short_help="Per queue: ready, scheduled, running, oldest ready age, dead.")
 @_dsn_option
 @_json_option
@@ -698,6 +829,89 @@ def version(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     else:
         click.echo(f"jq schema {schema}")
         click.echo(f"pyjq {__version__}")
+
+
+@cli.command(short_help="Serve the HTTP API (needs pyjq[server]).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 for all).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@_dsn_option
+@click.option("--max-body", type=click.IntRange(min=1), default=1024 * 1024, show_default=True, metavar="BYTES",
+              help="Largest request body; a larger one gets 413.")
+@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+              default="info", show_default=True, help="Logging level (log lines go to stderr).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, dsn: str | None, max_body: int, log_level: str) -> None:
+    """Serve the jq HTTP API with uvicorn until SIGTERM or SIGINT.
+
+    Bearer tokens come from JQ_API_TOKENS (comma-separated token:scope, scope
+    producer or admin) or from the file named by JQ_API_TOKENS_FILE (the same
+    entries, by commas or lines). Without any token it refuses to start.
+
+    \b
+    Example:
+        JQ_API_TOKENS='s3cret-producer:producer,s3cret-admin:admin' \\
+            pyjq serve --host 0.0.0.0 --port 8000 --dsn "$DATABASE_URL"
+    """
+    conninfo = _resolve_dsn(ctx, dsn)
+    try:
+        conninfo_to_dict(conninfo)
+    except psycopg.Error as exc:
+        raise CLIError(f"invalid connection string: {_describe(exc)[0]}", exit_code=2) from exc
+    try:
+        import uvicorn
+
+        from .http import TokenConfigError, create_app, load_tokens
+    except ModuleNotFoundError as exc:
+        raise CLIError(f"pyjq serve needs {exc.name}: pip install 'pyjq[server]'", exit_code=2) from exc
+    try:
+        tokens = load_tokens()
+    except TokenConfigError as exc:
+        raise CLIError(str(exc), exit_code=2) from exc
+    if not tokens:
+        raise CLIError("no API tokens: set JQ_API_TOKENS (token:scope,...) or JQ_API_TOKENS_FILE",
+                       hint="scope is producer (enqueue, status, cancel) or admin (everything)", exit_code=2)
+    app = create_app(conninfo, tokens=tokens, max_body_bytes=max_body)
+    uvicorn.run(app, host=host, port=port, log_level=log_level.lower(), server_header=False)
+
+
+@cli.command(short_help="The demo: jq on a local PostgreSQL, with a live dashboard.")
+@click.option("--dsn", "dsn", envvar=None, default=None, metavar="DSN",
+              help="Run against this database instead of a local cluster [default: $DATABASE_URL, else local].")
+@click.option("--short", is_flag=True, help="A quicker story (1,000 bulk jobs instead of 10,000).")
+@click.option("--serve", is_flag=True, help="Keep the HTTP service and database up after the demo, until Ctrl-C.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+              help="Port of the HTTP service (another free one if taken).")
+@click.option("--folder", type=click.Path(file_okay=False), default=".jq-dev", show_default=True,
+              help="Where the local cluster lives.")
+@click.option("--no-live", is_flag=True, help="No live dashboard (for logs and CI).")
+@click.pass_context
+def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int, folder: str,
+        no_live: bool) -> None:
+    """Play jq's story end to end and print a summary.
+
+    With no --dsn and no DATABASE_URL, a PostgreSQL cluster is created in
+    FOLDER (initdb from the machine's PostgreSQL; installed from the
+    distribution's packages when missing and run as root) and started; jq
+    is installed; the HTTP service and a worker start; the demo enqueues
+    signups, scheduled invoices, card charges, failing webhooks, a bulk burst
+    with urgent password resets, and a daily digest schedule. Ctrl-C stops
+    everything, the local cluster included. Exits 1 if a job did not end as
+    the story expects.
+    """
+    try:
+        from .dev.localpg import LocalPostgresError
+        from .dev.run import run
+    except ModuleNotFoundError as exc:
+        raise CLIError(f"pyjq dev needs {exc.name}: pip install 'pyjq[demo]'", exit_code=2) from exc
+    dsn = dsn or ctx.find_root().params.get("dsn") or os.environ.get("DATABASE_URL") or None
+    try:
+        summary = run(dsn, short=short, serve=serve, port=port, folder=Path(folder), live=not no_live)
+    except LocalPostgresError as exc:
+        raise CLIError(str(exc), exit_code=1) from exc
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    if not summary["accounted_for"]:
+        raise SystemExit(1)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

@@ -15,6 +15,7 @@
 begin;
 \ir bootstrap.sql
 \ir migrations/0001_initial.sql
+\ir migrations/0002_schedules.sql
 \ir functions/internal.sql
 \ir functions/enqueue.sql
 \ir functions/claim.sql
@@ -23,5 +24,6 @@ begin;
 \ir functions/lookup.sql
 \ir functions/dead_letters.sql
 \ir functions/maintenance.sql
+\ir functions/schedules.sql
 \ir roles.sql
 commit;

@@ -2,8 +2,10 @@
 --
 --   jq_producer  enqueue, status, cancel
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
---                maintain, stats
---   jq_admin     everything: the above, dead-letter operations, schedules,
+--                maintain, stats, and firing schedules (schedules_due,
+--                schedules_fire: the scheduler runs inside every worker)
+--   jq_admin     everything: the above, dead-letter operations, managing
+--                schedules (schedule_put/_delete/_pause/_resume, schedules),
 --                and read access to the tables
 --
 -- The public functions are SECURITY DEFINER, so producers and workers need
@@ -48,7 +50,9 @@ grant execute on function
     jq.jq_maintain(),
     jq.jq_stats(),
     jq.jq_status(uuid),
-    jq.jq_version()
+    jq.jq_version(),
+    jq.jq_schedules_due(integer),
+    jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[])
 to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;

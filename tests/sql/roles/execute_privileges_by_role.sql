@@ -1,6 +1,7 @@
 -- Who may call which public function. jq_producer: enqueue, status, cancel,
 -- version. jq_worker: claim, complete, fail, heartbeat, release, set_waiting,
--- maintain, stats, status, version. jq_admin: everything. A new jq_ function
+-- maintain, stats, status, version, schedules_due, schedules_fire. jq_admin:
+-- everything, including managing schedules. A new jq_ function
 -- makes this test fail until its grants are decided here.
 begin;
 select plan(4);
@@ -22,7 +23,14 @@ select fn, unnest(roles) from (values
     ('jq_maintain',     array['jq_worker', 'jq_admin']),
     ('jq_stats',        array['jq_worker', 'jq_admin']),
     ('jq_dead_groups',  array['jq_admin']),
-    ('jq_retry_dead',   array['jq_admin'])) v(fn, roles);
+    ('jq_retry_dead',   array['jq_admin']),
+    ('jq_schedule_put',    array['jq_admin']),
+    ('jq_schedule_delete', array['jq_admin']),
+    ('jq_schedule_pause',  array['jq_admin']),
+    ('jq_schedule_resume', array['jq_admin']),
+    ('jq_schedules',       array['jq_admin']),
+    ('jq_schedules_due',   array['jq_worker', 'jq_admin']),
+    ('jq_schedules_fire',  array['jq_worker', 'jq_admin'])) v(fn, roles);
 
 select set_eq(
     $$select p.proname::text, r.role
