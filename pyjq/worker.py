@@ -56,6 +56,9 @@ handlers, batches calls and keeps connections healthy:
   connection reconnects and every queue is claimed once, in case a
   notification was missed.
 * ``jq_maintain`` runs every ``maintain_interval`` seconds (with jitter).
+* The cron scheduler (``pyjq.scheduler.Scheduler``) fires due schedules
+  every ``poll_interval`` (at least 2 s), on a connection of its own (``schedules=False`` to
+  leave that to other workers).
 
 Logging goes to the ``pyjq.worker`` logger: one line per job outcome,
 ``job <outcome> id=... type=... queue=... attempt=n/max duration_ms=...``,
@@ -108,6 +111,7 @@ from psycopg_pool import AsyncConnectionPool
 from ._worker_threads import HandlerThreads
 from .errors import from_psycopg
 from .job import Discard, Job, Retry
+from .scheduler import Scheduler
 
 __all__ = ["Worker", "RunSummary"]
 
@@ -250,6 +254,8 @@ class Worker:
         flush_size: results written at once as soon as this many are waiting.
         shutdown_grace: seconds running jobs get to finish on shutdown.
         heartbeat_interval: seconds between heartbeats; default ``lease / 3``.
+        schedules: run the cron scheduler (pyjq.scheduler.Scheduler) beside the
+            claimer, so due schedules fire while any worker runs (default True).
     """
 
     def __init__(
@@ -265,6 +271,7 @@ class Worker:
         flush_size: int = 100,
         shutdown_grace: float = 30.0,
         heartbeat_interval: float | None = None,
+        schedules: bool = True,
     ):
         queues = _check_queues(queues if queues is not None else {"default": 10})
         if not isinstance(lease, timedelta):
@@ -283,6 +290,7 @@ class Worker:
         self.lease = lease
         self.poll_interval = float(poll_interval)
         self.maintain_interval = maintain_interval if maintain_interval and maintain_interval > 0 else None
+        self.schedules = bool(schedules)
         self.flush_interval = max(0.0, float(flush_interval))
         self.flush_size = int(flush_size)
         self.shutdown_grace = max(0.0, float(shutdown_grace))
@@ -473,6 +481,13 @@ class Worker:
                 tasks["listener"] = self._spawn("listener", self._listen_loop)
                 if self.maintain_interval:
                     tasks["maintenance"] = self._spawn("maintenance", self._maintain_loop)
+                if self.schedules:
+                    # Fires due cron schedules; safe in every worker at once. Its own
+                    # connection: a large tick must not starve the claim pool.
+                    scheduler = Scheduler()
+                    tasks["scheduler"] = self._spawn(
+                        "scheduler", lambda: scheduler.run_async(self._conninfo, self._stop,
+                                                                 interval=max(2.0, self.poll_interval)))
             await self._stop.wait()
             await self._shutdown()
         except asyncio.CancelledError:
