@@ -70,10 +70,11 @@ lease_lost, released.
 An idle worker makes one statement per ``poll_interval`` (all its idle
 queues' claims in one statement) and nothing else, apart from ``jq_maintain``.
 
-Not done: sleeping until the next scheduled ``run_at`` of jobs other
-producers scheduled (no jq_ function tells a worker when that is, so the
-safety poll picks them up within ``poll_interval``). Retries of this worker's
-own jobs are claimed at their ``next_attempt_at``, which ``jq_fail`` returns.
+Scheduled jobs: an insert of jobs due within the minute notifies waiting
+workers with ``at <epoch>``, and the worker claims that queue at that time
+rather than at its next poll. Retries of this worker's own jobs are claimed
+at their ``next_attempt_at``, which ``jq_fail`` returns. Other retries and
+released jobs are found by the safety poll.
 """
 
 from __future__ import annotations
@@ -1048,9 +1049,13 @@ class Worker:
 
     async def _receive(self, conn: psycopg.AsyncConnection) -> None:
         async for note in conn.notifies():
+            due = _due_time(note.payload)
             for q in self._channels.get(note.channel, ()):
-                q.notified = True
-                q.waiting = False  # the notifying insert used our mark up (jq._notify_ready)
+                if due is not None:  # 'at <epoch>': a job becomes ready then; our mark stays
+                    q.wake_at = min(q.wake_at, time.monotonic() + max(0.0, due - time.time()) + 0.05)
+                else:
+                    q.notified = True
+                    q.waiting = False  # the notifying insert used our mark up (jq._notify_ready)
             self._claim_kick.set()
 
     async def _set_waiting(self, queues: list[_Queue], waiting: bool) -> bool:
@@ -1248,6 +1253,14 @@ def _load_leniently(cur: psycopg.AsyncCursor) -> list[dict[str, Any]]:
     tx.set_pgresult(cur.pgresult)
     names = [d.name for d in cur.description or ()]
     return tx.load_rows(0, cur.pgresult.ntuples, lambda values: dict(zip(names, values)))
+
+
+def _due_time(payload: str) -> float | None:
+    """The epoch seconds of an 'at <epoch>' notification (a job due soon), else None."""
+    if payload.startswith("at "):
+        with suppress(ValueError):
+            return float(payload[3:])
+    return None
 
 
 def _check_queues(queues: Mapping[str, int]) -> dict[str, int]:

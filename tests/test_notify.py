@@ -67,3 +67,20 @@ def test_maintain_forgets_waiters_whose_connection_is_gone(db, connect):
             break
         db.execute("select pg_sleep(0.1)")
     assert workers == {"alive"}
+
+
+def test_a_job_due_within_the_minute_tells_waiting_workers_when(db, connect):
+    listener = connect()
+    listener.execute('listen "jq_default"')
+    listener.execute("select jq.jq_set_waiting(array['default'], 'w1', true)")
+
+    soon = db.execute("select now() + interval '20 seconds'").fetchone()[0]
+    pyjq.enqueue(db, "digest", {}, run_at=soon)
+    [(channel, payload)] = _drain(listener)
+    assert channel == "jq_default" and payload.startswith("at ")
+    assert abs(float(payload[3:]) - soon.timestamp()) < 0.001
+    assert db.execute("select count(*) from jq.queue_waiters").fetchone()[0] == 1, "the mark must stay"
+
+    later = db.execute("select now() + interval '2 minutes'").fetchone()[0]
+    pyjq.enqueue(db, "digest", {}, run_at=later)
+    assert _drain(listener) == [], "a job due later than a minute from now is left to the poll"

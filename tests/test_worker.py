@@ -279,6 +279,27 @@ def test_safety_poll_picks_up_a_scheduled_job(db, dsn):
     assert summary.succeeded == 1
 
 
+def test_an_idle_worker_wakes_at_the_run_at_of_a_job_scheduled_meanwhile(db, dsn):
+    # Enqueued while the worker waits, due in 1.5 s: the insert's 'at' notification
+    # makes the worker claim at that time, long before its 10 s poll.
+    worker = pyjq.Worker(dsn, poll_interval=10.0)
+    started: list[float] = []
+    worker.add_handler("later", lambda job: started.append(time.time()))
+
+    async def scenario():
+        await eventually(lambda: sql(dsn, "select 1 from jq.queue_waiters where worker = %s", [worker.name]),
+                         what="the waiting mark")
+        run_at = datetime.now(timezone.utc) + timedelta(seconds=1.5)
+        async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+            await pyjq.enqueue_async(conn, "later", {}, run_at=run_at)
+        await eventually(lambda: started, timeout=12, what="the scheduled job to start")
+        return started[0] - run_at.timestamp()
+
+    lateness, summary = run_with(worker, scenario)
+    assert summary.succeeded == 1
+    assert -0.05 <= lateness < 1.0, f"started {lateness:.2f} s after its run_at; the poll interval is 10 s"
+
+
 # -- outcomes ------------------------------------------------------------------------------------
 
 

@@ -301,7 +301,10 @@ end
 $$;
 
 -- NOTIFY jq_<queue> once per statement for each queue that received ready
--- jobs and has a worker waiting (jq.queue_waiters). Statement-level, and
+-- jobs and has a worker waiting (jq.queue_waiters); payload ''. A statement
+-- that inserted only jobs due within the next minute notifies waiting
+-- workers with the payload 'at <epoch seconds>' of the earliest, so they
+-- wake at its run_at rather than at their next poll. Statement-level, and
 -- only on insert: claim, complete and fail never notify.
 --
 -- NOTIFY serialises every notifying commit on a database-wide lock
@@ -319,17 +322,30 @@ returns trigger
 language plpgsql
 as $$
 declare
+    v_now   timestamptz := jq._now();
     v_queue text;
+    v_ready boolean;
+    v_next  timestamptz;
 begin
-    for v_queue in
-        select distinct n.queue from new_jobs n where n.status = 'pending' and n.run_at <= jq._now()
+    for v_queue, v_ready, v_next in
+        select n.queue, bool_or(n.run_at <= v_now), min(n.run_at) filter (where n.run_at > v_now)
+          from new_jobs n
+         where n.status = 'pending'
+         group by n.queue
     loop
-        delete from jq.queue_waiters w
-         where w.ctid = any (array(select x.ctid from jq.queue_waiters x
-                                    where x.queue = v_queue
-                                      for update skip locked));
-        if found then
-            perform pg_notify(jq._channel(v_queue), '');
+        if v_ready then
+            delete from jq.queue_waiters w
+             where w.ctid = any (array(select x.ctid from jq.queue_waiters x
+                                        where x.queue = v_queue
+                                          for update skip locked));
+            if found then
+                perform pg_notify(jq._channel(v_queue), '');
+            end if;
+        elsif v_next <= v_now + interval '1 minute'
+              and exists (select 1 from jq.queue_waiters w where w.queue = v_queue) then
+            -- A job due within the minute: tell waiting workers when, so they
+            -- wake at its run_at instead of at their next poll. The marks stay.
+            perform pg_notify(jq._channel(v_queue), 'at ' || extract(epoch from v_next));
         end if;
     end loop;
     return null;
