@@ -57,7 +57,8 @@ handlers, batches calls and keeps connections healthy:
   notification was missed.
 * ``jq_maintain`` runs every ``maintain_interval`` seconds (with jitter).
 * The cron scheduler (``pyjq.scheduler.Scheduler``) fires due schedules
-  every ``poll_interval`` (at least 2 s), on a connection of its own (``schedules=False`` to
+  every ``poll_interval`` (at least 5 s; cron slots are minutes), on a
+  connection of its own (``schedules=False`` to
   leave that to other workers).
 
 Logging goes to the ``pyjq.worker`` logger: one line per job outcome,
@@ -488,7 +489,7 @@ class Worker:
                     scheduler = Scheduler()
                     tasks["scheduler"] = self._spawn(
                         "scheduler", lambda: scheduler.run_async(self._conninfo, self._stop,
-                                                                 interval=max(2.0, self.poll_interval)))
+                                                                 interval=max(5.0, self.poll_interval)))
             await self._stop.wait()
             await self._shutdown()
         except asyncio.CancelledError:
