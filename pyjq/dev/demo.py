@@ -68,6 +68,7 @@ class DemoState:
     scheduled_for: dict[UUID, datetime] = field(default_factory=dict)
     invoice_lateness_ms: list[float] = field(default_factory=list)
     webhook_endpoint_up: bool = False
+    charge_ids: list[UUID] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     done: Counter = field(default_factory=Counter)
 
@@ -204,6 +205,7 @@ async def scene_charges(conn: psycopg.AsyncConnection, state: DemoState, size: D
     for i in range(size.charges):
         job = await pyjq.enqueue_async(conn, "charge_card", {"amount_cents": 1000 + i}, max_attempts=5)
         state.expected[job.job_id] = "succeeded"
+        state.charge_ids.append(job.job_id)
     state.say(f"{size.charges} card charges enqueued; each first attempt crashes after charging")
 
 
@@ -328,7 +330,10 @@ async def _summarize(conn: psycopg.AsyncConnection, state: DemoState, elapsed: f
         by_type[type_ or "(absent)"][status or "absent"] += 1
         if (status or "absent") != state.expected[job_id]:
             mismatched += 1
-    cur = await conn.execute("select count(*), coalesce(sum(calls), 0) from demo_payments")
+    # This run's charges only: the table outlives a run when the database does.
+    charge_keys = [f"charge-card-{job_id}" for job_id in state.charge_ids]
+    cur = await conn.execute("select count(*), coalesce(sum(calls), 0) from demo_payments"
+                             " where idempotency_key = any(%s::text[])", [charge_keys])
     charges, provider_calls = await cur.fetchone()
     cur = await conn.execute("select name, next_run_at from jq.jq_schedules(p_name => 'daily-digest')")
     digest = await cur.fetchone()
