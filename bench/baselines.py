@@ -62,16 +62,18 @@ def pgqueuer_install(url: str) -> None:
     subprocess.run([py(), PGQ, "install", "--dsn", url], check=True, capture_output=True)
 
 
-def pgqueuer_enqueue(url: str, jobs: int, batch: int) -> dict[str, Any]:
-    r = _run_json([py(), PGQ, "enqueue", "--dsn", url, "--jobs", str(jobs), "--batch", str(batch)])
+def _peer_enqueue(script: str, dsn: str, jobs: int, batch: int) -> dict[str, Any]:
+    r = _run_json([py(), script, "enqueue", "--dsn", dsn, "--jobs", str(jobs), "--batch", str(batch)])
     return {"jobs": r["jobs"], "batch": batch, "seconds": rnd(r["seconds"], 2), "jobs_per_s": rnd(r["jobs_per_s"]),
             "counts": "enqueue commits"}
 
 
-def pgqueuer_drain(url: str, processes: int, expect: int) -> dict[str, Any]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("vacuum (analyze) pgqueuer")
-    kids = [Child(f"pgqueuer-drain-{processes}p-{i}", [py(), PGQ, "worker", "--dsn", url, "--mode", "drain"])
+def _peer_drain(name: str, script: str, dsn: str, processes: int, expect: int, *, table: str,
+                left_sql: str, counts: str) -> dict[str, Any]:
+    """Drain a peer's queue with `processes` worker processes of its own; jobs/s from first start to last finish."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"vacuum (analyze) {table}")
+    kids = [Child(f"{name}-drain-{processes}p-{i}", [py(), script, "worker", "--dsn", dsn, "--mode", "drain"])
             for i in range(processes)]
     try:
         start_all(kids)
@@ -80,14 +82,24 @@ def pgqueuer_drain(url: str, processes: int, expect: int) -> dict[str, Any]:
         cleanup(kids)
     t0, t1 = min(r["t0"] for r in res), max(r["t1"] for r in res)
     done = sum(r["done"] for r in res)
-    with psycopg.connect(url, autocommit=True) as conn:
-        left = conn.execute("select count(*) from pgqueuer").fetchone()[0]
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        left = conn.execute(left_sql).fetchone()[0]
     out = {"jobs": done, "processes": processes, "seconds": rnd(t1 - t0, 2), "jobs_per_s": rnd(done / (t1 - t0)),
-           "left_in_queue": left, "counts": "jobs run; the last status-log flush committed before exit",
+           "left_in_queue": left, "counts": counts,
            "worker_cpu_us_per_job": rnd(sum(r["cpu_s"] for r in res) / max(1, done) * 1e6, 1)}
     if done != expect:
         out["warning"] = f"expected {expect} jobs, {done} ran"
     return out
+
+
+def pgqueuer_enqueue(url: str, jobs: int, batch: int) -> dict[str, Any]:
+    return _peer_enqueue(PGQ, url, jobs, batch)
+
+
+def pgqueuer_drain(url: str, processes: int, expect: int) -> dict[str, Any]:
+    return _peer_drain("pgqueuer", PGQ, url, processes, expect, table="pgqueuer",
+                       left_sql="select count(*) from pgqueuer",
+                       counts="jobs run; the last status-log flush committed before exit")
 
 
 # -- Procrastinate ------------------------------------------------------------------------
@@ -101,34 +113,14 @@ def procrastinate_install(dsn: str) -> None:
 
 
 def procrastinate_enqueue(dsn: str, jobs: int, batch: int) -> dict[str, Any]:
-    r = _run_json([py(), PROC, "enqueue", "--dsn", dsn, "--jobs", str(jobs), "--batch", str(batch)])
-    return {"jobs": r["jobs"], "batch": batch, "seconds": rnd(r["seconds"], 2), "jobs_per_s": rnd(r["jobs_per_s"]),
-            "counts": "enqueue commits"}
+    return _peer_enqueue(PROC, dsn, jobs, batch)
 
 
 def procrastinate_drain(dsn: str, processes: int, expect: int) -> dict[str, Any]:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("vacuum (analyze) procrastinate_jobs")
-    kids = [Child(f"procrastinate-drain-{processes}p-{i}", [py(), PROC, "worker", "--dsn", dsn, "--mode", "drain"])
-            for i in range(processes)]
-    try:
-        start_all(kids)
-        res = [k.result(timeout=900) for k in kids]
-    finally:
-        cleanup(kids)
-    t0, t1 = min(r["t0"] for r in res), max(r["t1"] for r in res)
-    done = sum(r["done"] for r in res)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        left = conn.execute("select count(*) from procrastinate_jobs where status in ('todo', 'doing')").fetchone()[0]
-    out = {"jobs": done, "processes": processes, "seconds": rnd(t1 - t0, 2), "jobs_per_s": rnd(done / (t1 - t0)),
-           "left_in_queue": left, "counts": "completion commits (finish_job per job)",
-           "worker_cpu_us_per_job": rnd(sum(r["cpu_s"] for r in res) / max(1, done) * 1e6, 1)}
-    if done != expect:
-        out["warning"] = f"expected {expect} jobs, {done} ran"
-    return out
+    return _peer_drain("procrastinate", PROC, dsn, processes, expect, table="procrastinate_jobs",
+                       left_sql="select count(*) from procrastinate_jobs where status in ('todo', 'doing')",
+                       counts="completion commits (finish_job per job)")
 
-
-# -- idle peers ----------------------------------------------------------------------------
 
 def start_idle_peers(pgq_url: str, proc_dsn: str, n: int) -> list[Child]:
     kids = [Child(f"pgqueuer-idle-{i}", [py(), PGQ, "worker", "--dsn", pgq_url, "--mode", "run"]) for i in range(n)]
