@@ -568,12 +568,12 @@ class Worker:
 
     # -- connections ---------------------------------------------------------------
 
-    @staticmethod
-    def _make_conninfo(dsn: str) -> str:
+    def _make_conninfo(self, dsn: str) -> str:
         given = conninfo_to_dict(dsn)
         extra: dict[str, Any] = {}
         if "application_name" not in given:
-            extra["application_name"] = "pyjq worker"
+            # Operators (and tests) can tell whose connection is whose in pg_stat_activity.
+            extra["application_name"] = f"pyjq worker {self.name}"[:63]
         if "connect_timeout" not in given:
             extra["connect_timeout"] = 10  # a black-holed host must not hang a reconnect for ever
         return make_conninfo(dsn, **extra)

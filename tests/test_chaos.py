@@ -538,6 +538,8 @@ def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
 
     wait_drained(chaos, timeout=_soak(120, 600), tick=crasher)
     assert not pending, "the load ended before the planned crashes"
+    last_crash = max(d.end for d in chaos.disruptions)
+    back, reconnect_s = _reconnected(chaos, {w.name for w in workers}, last_crash, timeout=30)
     finish(chaos, timeout=60)
     out = verify(chaos)
     summary(capsys, "server crash", chaos, out, time.monotonic() - began)
@@ -545,14 +547,33 @@ def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
         print(f"server crash: restart took {', '.join(f'{s:.1f}s' for s in outages)}; "
               f"{len(chaos.tally.uncertain)} enqueues unacknowledged (commit did not return)")
 
-    # The same worker processes, never restarted, kept working after the last crash.
+    # The same worker processes, never restarted, reconnected after the last crash: each has a
+    # connection opened after it (application_name "pyjq worker <name>"), seen before they are
+    # stopped. Which of them ran the jobs left after the crash depends on timing: reported only.
     assert len(chaos.procs) == len(workers) and not [d for d in chaos.disruptions if d.kind != "restart"]
-    last_crash = max(d.end for d in chaos.disruptions)
+    names = {w.name for w in workers}
+    assert back >= names, f"workers not reconnected within 30 s of the last crash: {names - back}"
     with psycopg.connect(chaos.dsn, autocommit=True) as conn:
         after = {w for (w,) in conn.execute("select distinct worker from chaos_runs where at > to_timestamp(%s)",
                                             [last_crash])}
-    assert after == {w.name for w in workers}, f"workers that ran nothing after the crash: " \
-                                                f"{ {w.name for w in workers} - after }"
+    with capsys.disabled():
+        print(f"server crash: workers reconnected {reconnect_s:.1f} s after the last crash; "
+              f"ran jobs after it: {sorted(after)} of {sorted(names)}")
+
+
+def _reconnected(chaos: Chaos, names: set[str], since: float, timeout: float) -> tuple[set[str], float]:
+    """The workers with a connection opened after `since` (epoch seconds), polled until all
+    of `names` have one or `timeout` passes; and how long after `since` that was."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with psycopg.connect(chaos.dsn, autocommit=True) as conn:
+            apps = {a for (a,) in conn.execute(
+                "select distinct application_name from pg_stat_activity where backend_start > to_timestamp(%s)",
+                [since])}
+        back = {n for n in names if f"pyjq worker {n}"[:63] in apps}
+        if back >= names or time.monotonic() > deadline:
+            return back, time.time() - since
+        time.sleep(0.2)
 
 
 # -- 3. poison jobs -----------------------------------------------------------------------------------------
