@@ -620,7 +620,13 @@ def test_chaos_poison_jobs_are_dead_lettered_and_urgent_work_flows(chaos, capsys
     with psycopg.connect(chaos.dsn, autocommit=True) as conn:
         errors = dict(conn.execute("select (payload->>'poison'), count(*) filter (where last_error like "
                                    "'lease expired%%') from jq.dead_jobs group by 1").fetchall())
-    assert errors == {"raise": 0, "exit": exits}, errors
+    # Every exit-poison job ends by lease expiry (it kills its worker each time). A raising
+    # job ends with its own error, unless its last attempt was running beside an exit-poison
+    # job in a worker that died: then its lease expired too, so such jobs are bounded by the
+    # deaths times the 8 bulk slots a dying worker can hold (none without deaths).
+    deaths = serial - 3
+    assert errors.get("exit") == exits, errors
+    assert errors.get("raise", 0) <= deaths * 8, f"{errors} with {deaths} worker deaths"
     latencies = out.urgent_latencies
     assert len(latencies) >= 20, "too few urgent jobs to measure"
     assert p95(latencies) < URGENT_P95_LIMIT, f"urgent pickup p95 {p95(latencies):.2f}s under poison load"
