@@ -16,8 +16,10 @@ begin;
 \ir bootstrap.sql
 \ir migrations/0001_initial.sql
 \ir migrations/0002_schedules.sql
+\ir migrations/0003_fairness.sql
 \ir functions/internal.sql
 \ir functions/enqueue.sql
+\ir functions/policies.sql
 \ir functions/claim.sql
 \ir functions/wakeup.sql
 \ir functions/finish.sql

@@ -12,7 +12,8 @@ create or replace function jq.jq_enqueue(
     p_run_at          timestamptz default null,
     p_max_attempts    integer default null,
     p_idempotency_key text default null,
-    p_tenant          text default null)
+    p_tenant          text default null,
+    p_concurrency_key text default null)
 returns table (job_id uuid, status text, duplicate boolean)
 language plpgsql
 volatile
@@ -26,6 +27,7 @@ declare
     v_holder uuid;
 begin
     perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
+    perform jq._check_concurrency_key(p_concurrency_key);
     -- Infinite or far-off times break jq_stats (now() - run_at overflows) and clients
     -- (Python's datetime stops at years 1 and 9999): a worker could not read its claim.
     if v_run_at not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
@@ -41,15 +43,15 @@ begin
         end if;
     end if;
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, created_at)
+                         idempotency_key, tenant, concurrency_key, created_at)
     values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
             coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, v_now);
+            p_idempotency_key, p_tenant, p_concurrency_key, v_now);
     return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
 end
 $$;
-comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text) is
-    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant) -> (job_id, status queued|scheduled, duplicate).';
+comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text) is
+    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
 
 -- True when one element of jq_enqueue_many's array is a valid job by every
 -- rule of jq._check_job, with run_at an ISO 8601 timestamp (or absent). One
@@ -62,7 +64,7 @@ immutable
 as $$
     select jsonb_typeof(p_job) = 'object'
        and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant'] = '{}'::jsonb
+                         'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
        and jsonb_typeof(p_job -> 'type') = 'string'
        and btrim(p_job ->> 'type') <> '' and char_length(p_job ->> 'type') <= 128
        and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
@@ -88,6 +90,11 @@ as $$
        and case coalesce(jsonb_typeof(p_job -> 'tenant'), 'null')
                when 'null' then true
                when 'string' then btrim(p_job ->> 'tenant') <> '' and char_length(p_job ->> 'tenant') <= 128
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'concurrency_key'), 'null')
+               when 'null' then true
+               when 'string' then btrim(p_job ->> 'concurrency_key') <> ''
+                              and char_length(p_job ->> 'concurrency_key') <= 255
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'run_at'), 'null')
                when 'null' then true
@@ -115,14 +122,14 @@ begin
         end if;
         select k into v_field from jsonb_object_keys(v_elem) k
          where k not in ('type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant')
+                         'idempotency_key', 'tenant', 'concurrency_key')
          limit 1;
         if v_field is not null then
             raise exception 'jobs[%] has an unknown key %', v_index, quote_literal(v_field)
                 using errcode = '22023',
-                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant.';
+                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key.';
         end if;
-        foreach v_field in array array['type', 'queue', 'idempotency_key', 'tenant', 'run_at'] loop
+        foreach v_field in array array['type', 'queue', 'idempotency_key', 'tenant', 'concurrency_key', 'run_at'] loop
             if jsonb_typeof(v_elem -> v_field) not in ('string', 'null') then
                 raise exception 'jobs[%].% must be a string', v_index, v_field using errcode = '22023';
             end if;
@@ -152,13 +159,15 @@ begin
                               coalesce((v_elem ->> 'priority')::integer, 0), (v_elem ->> 'max_attempts')::integer,
                               v_elem ->> 'idempotency_key', v_elem ->> 'tenant',
                               format('jobs[%s].', v_index));
+        perform jq._check_concurrency_key(v_elem ->> 'concurrency_key', format('jobs[%s].', v_index));
         v_index := v_index + 1;
     end loop;
 end
 $$;
 
 -- Many jobs in one call: a JSON array of objects with the keys type, payload,
--- queue, priority, run_at, max_attempts, idempotency_key, tenant. One row per
+-- queue, priority, run_at, max_attempts, idempotency_key, tenant,
+-- concurrency_key. One row per
 -- element, in input order. Checked in one pass (jq._job_json_ok), inserted
 -- with one INSERT, so one NOTIFY per queue.
 create or replace function jq.jq_enqueue_many(p_jobs jsonb)
@@ -219,11 +228,11 @@ begin
     end loop;
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, created_at)
+                         idempotency_key, tenant, concurrency_key, created_at)
     select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
            coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
            coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
-           i.key, t.e ->> 'tenant', v_now
+           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', v_now
       from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
       join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
            as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord
@@ -240,4 +249,4 @@ begin
 end
 $$;
 comment on function jq.jq_enqueue_many(jsonb) is
-    'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant}; one (job_id, status, duplicate) row per element, in order.';
+    'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key}; one (job_id, status, duplicate) row per element, in order.';

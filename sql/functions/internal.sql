@@ -68,6 +68,25 @@ $$;
 comment on function jq.error_fingerprint(text) is
     'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
 
+-- A job's concurrency_key: null (no cap), or 1..255 characters, not blank.
+create or replace function jq._check_concurrency_key(p_key text, p_prefix text default '')
+returns void
+language plpgsql
+immutable
+as $$
+begin
+    if p_key is not null then
+        if btrim(p_key) = '' then
+            raise exception '%concurrency_key must not be empty', p_prefix
+                using errcode = '22023', hint = 'Pass null for no key.';
+        elsif char_length(p_key) > 255 then
+            raise exception '%concurrency_key is % characters long; the limit is 255', p_prefix, char_length(p_key)
+                using errcode = '22001';
+        end if;
+    end if;
+end
+$$;
+
 -- Argument checks shared by jq_enqueue and jq_enqueue_many. Each failure names
 -- the argument (p_prefix lets enqueue_many say which element) and raises a
 -- standard SQLSTATE: 22004 for a missing value, 22001 for a value too long,
@@ -212,10 +231,10 @@ begin
             delete from jq.jobs where id = any(p_ids) returning *
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
-                                      idempotency_key, tenant, last_error, error_fingerprint,
+                                      idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
                                       created_at, failed_at)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
-                   g.idempotency_key, g.tenant, e.error, jq.error_fingerprint(e.error),
+                   g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
                    g.created_at, p_now
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e

@@ -65,8 +65,8 @@ end
 $$;
 
 -- Rotates history partitions, purges idempotency keys whose window is over
--- and whose job is gone, forgets waiting marks of vanished workers, and
--- reaps expired leases in every queue. Only one
+-- and whose job is gone, forgets waiting marks of vanished workers and fair
+-- lanes idle for a day, and reaps expired leases in every queue. Only one
 -- caller does the work at a time; the others return at once with
 -- {"skipped": true}. Returns what it did as JSON.
 create or replace function jq.jq_maintain()
@@ -82,6 +82,7 @@ declare
     v_dropped integer;
     v_purged  integer;
     v_reaped  integer := 0;
+    v_lanes   integer;
     v_queue   text;
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
@@ -114,6 +115,16 @@ begin
     delete from jq.queue_waiters w
      where not exists (select 1 from pg_stat_activity a where a.pid = w.backend_pid);
 
+    -- Fair lanes idle for a day: a tenant that comes back starts level with
+    -- the others anyway, so its old pass is of no use. Locked lanes (a claim
+    -- is writing them) are left for next time.
+    delete from jq.fair_lanes l
+     where l.ctid in (select f.ctid from jq.fair_lanes f
+                       where f.updated_at < v_now - interval '1 day'
+                       limit 10000
+                         for update skip locked);
+    get diagnostics v_lanes = row_count;
+
     for v_queue in
         select distinct j.queue from jq.jobs j where j.status = 'processing' and j.locked_until < v_now
     loop
@@ -125,11 +136,12 @@ begin
         'partitions_created', v_created,
         'partitions_dropped', v_dropped,
         'keys_purged', v_purged,
-        'leases_reaped', v_reaped);
+        'leases_reaped', v_reaped,
+        'lanes_purged', v_lanes);
 end
 $$;
 comment on function jq.jq_maintain() is
-    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases. -> jsonb summary.';
+    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases, forget fair lanes idle for a day. -> jsonb summary.';
 
 -- The installed release, from the migration ledger.
 create or replace function jq.jq_version()
