@@ -71,6 +71,12 @@ $$;
 -- other workers are claiming right now are skipped, never waited for. Each
 -- claim counts as an attempt. Expired leases in the queue are reaped first
 -- (see _reap_expired).
+--
+-- Steps: find the ready groups; settle caps; work out how many jobs each
+-- group gets (its quota) from the tenants' virtual times alone, without
+-- reading jobs; lock that many of each group's oldest jobs, skipping rows
+-- other claimers hold; when a group runs dry, hand its unused slots out again
+-- (a few rounds at most); check key caps; record the lanes; lease.
 create or replace function jq.jq_claim(
     p_queue  text,
     p_worker text,
@@ -97,29 +103,32 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 as $$
 declare
-    v_now        timestamptz := jq._now();
-    v_fair       boolean;
-    v_g_prio     smallint[];
-    v_g_tkey     text[];
-    v_g_first    timestamptz[];
-    v_tenants    text[];
-    v_p_tkey     text[];
-    v_p_weight   integer[];
-    v_p_cap      integer[];
-    v_capped     text[];
-    v_caps       integer[];
-    v_room_tkey  text[];
-    v_room       integer[];
-    v_a_prio     smallint[];
-    v_a_tkey     text[];
-    v_a_n        integer[];
-    v_l_tkey     text[];
-    v_l_eff      double precision[];
-    v_l_share    double precision[];
-    v_l_n        integer[];
-    v_ctids      tid[];
-    v_types      text[];
-    v_keys       text[];
+    v_now      timestamptz := jq._now();
+    v_fair     boolean;
+    v_shared   boolean;
+    -- ready (priority, tenant) groups; open = may still yield jobs
+    g_prio     smallint[];
+    g_tkey     text[];
+    g_first    timestamptz[];
+    g_open     boolean[];
+    -- tenants of those groups
+    t_tkey     text[];
+    t_weight   integer[];
+    t_cap      integer[];
+    t_room     integer[];
+    t_pass     double precision[];
+    t_eff      double precision[];
+    t_got      integer[];
+    -- this round's quotas, and what each group yielded
+    q_prio     smallint[];
+    q_tkey     text[];
+    q_n        integer[];
+    y_n        integer[];
+    v_ctids    tid[] := '{}';
+    v_types    text[] := '{}';
+    v_keys     text[] := '{}';
+    v_left     integer;
+    v_round    integer := 0;
 begin
     if p_queue is null then
         raise exception 'queue must not be null' using errcode = '22004';
@@ -136,156 +145,195 @@ begin
 
     perform jq._reap_expired(p_queue, v_now);
 
-    -- 1. The groups with ready jobs.
-    select array_agg(g.priority), array_agg(g.tkey), array_agg(g.first_run_at)
-      into v_g_prio, v_g_tkey, v_g_first
+    -- 1. The groups with ready jobs, and their tenants.
+    select array_agg(g.priority order by g.priority desc, g.tkey), array_agg(g.tkey order by g.priority desc, g.tkey),
+           array_agg(g.first_run_at order by g.priority desc, g.tkey), array_agg(true)
+      into g_prio, g_tkey, g_first, g_open
       from jq._claim_groups(p_queue) g
      where g.first_run_at <= v_now;
-    if v_g_prio is null then
+    if g_prio is null then
         return;
     end if;
-    select array_agg(distinct t) into v_tenants from unnest(v_g_tkey) t;
-
-    -- 2. Tenant caps. Claimers of one capped tenant take turns on an advisory
-    -- lock (a claimer that cannot get it skips the tenant this time), and
-    -- count its running jobs only once they hold it, in a later statement,
-    -- so the count sees every claim committed before them.
-    if exists (select 1 from jq.tenant_policies) then
-        select array_agg(t.tkey), array_agg(p.weight), array_agg(p.max_running)
-          into v_p_tkey, v_p_weight, v_p_cap
-          from unnest(v_tenants) t(tkey)
-         cross join lateral jq._tenant_policy(p_queue, t.tkey) p
-         where p.weight <> 1 or p.max_running is not null;
-        select array_agg(c.tkey), array_agg(c.cap) into v_capped, v_caps
-          from unnest(v_p_tkey, v_p_cap) c(tkey, cap)
-         where c.cap is not null;
-    end if;
-    if v_capped is not null then
-        select array_agg(c.tkey), array_agg(case when pg_try_advisory_xact_lock(
-                                                     hashtext('jq.tenant:' || p_queue), hashtext(c.tkey))
-                                                 then c.cap else 0 end)
-          into v_room_tkey, v_room
-          from unnest(v_capped, v_caps) c(tkey, cap);
-        select array_agg(c.tkey),
-               array_agg(greatest(c.cap - (select count(*)::integer
-                                             from (select 1 from jq.jobs r
-                                                    where r.queue = p_queue and coalesce(r.tenant, '') = c.tkey
-                                                      and r.status = 'processing'
-                                                    limit c.cap) x), 0))
-          into v_room_tkey, v_room
-          from unnest(v_room_tkey, v_room) c(tkey, cap);
-    end if;
-
+    select array_agg(distinct t) into t_tkey from unnest(g_tkey) t;
     select coalesce((select s.fair from jq.queue_settings s where s.queue = p_queue), true) into v_fair;
+    v_shared := cardinality(t_tkey) > 1;
 
-    if cardinality(v_g_prio) = 1 and v_capped is null then
-        -- One ready group, no cap: nothing to share out.
-        v_a_prio := v_g_prio;
-        v_a_tkey := v_g_tkey;
-        v_a_n := array[p_limit];
+    -- 2. Weights and caps (policy rows are optional: skip the lookup when
+    -- there are none).
+    if exists (select 1 from jq.tenant_policies) then
+        select array_agg(p.weight order by t.ord), array_agg(p.max_running order by t.ord)
+          into t_weight, t_cap
+          from unnest(t_tkey) with ordinality t(tkey, ord)
+         cross join lateral jq._tenant_policy(p_queue, t.tkey) p;
+    end if;
+    if t_cap is not null and exists (select 1 from unnest(t_cap) c where c is not null) then
+        -- Claimers of one capped tenant take turns on an advisory lock (one
+        -- that cannot get it skips the tenant this time) and count its
+        -- running jobs only once they hold it, in a later statement, so the
+        -- count sees every claim committed before them.
+        select array_agg(case when t.cap is null then null
+                              when pg_try_advisory_xact_lock(hashtext('jq.tenant:' || p_queue), hashtext(t.tkey))
+                              then t.cap else 0 end order by t.ord)
+          into t_room
+          from unnest(t_tkey, t_cap) with ordinality t(tkey, cap, ord);
+        select array_agg(case when t.room is null then null
+                              when t.tkey = '' then greatest(t.room - (select count(*)::integer
+                                                        from (select 1 from jq.jobs r
+                                                               where r.queue = p_queue and r.tenant is null
+                                                                 and r.status = 'processing'
+                                                               limit t.room) x), 0)
+                              else greatest(t.room - (select count(*)::integer
+                                                        from (select 1 from jq.jobs r
+                                                               where r.queue = p_queue and r.tenant = t.tkey
+                                                                 and r.status = 'processing'
+                                                               limit t.room) x), 0) end order by t.ord)
+          into t_room
+          from unnest(t_tkey, t_room) with ordinality t(tkey, room, ord);
+    end if;
+    t_weight := coalesce(t_weight, array_fill(1, array[cardinality(t_tkey)]));
+    t_room := coalesce(t_room, array_fill(null::integer, array[cardinality(t_tkey)]));
+    t_got := array_fill(0, array[cardinality(t_tkey)]);
+
+    -- 3. Where each tenant stands. Lanes within 10 jobs of the most served
+    -- one are current; a lane further behind (back from a pause) or new
+    -- starts level with the least served current lane: no credit for time
+    -- away. A lone tenant needs no standing.
+    if v_fair and v_shared then
+        select array_agg(l.pass order by t.ord) into t_pass
+          from unnest(t_tkey) with ordinality t(tkey, ord)
+          left join jq.fair_lanes l on l.queue = p_queue and l.tenant = t.tkey;
+        select array_agg(greatest(coalesce(t.pass, b.base), b.base) order by t.ord) into t_eff
+          from unnest(t_pass) with ordinality t(pass, ord),
+               (select coalesce(min(p.pass) filter (where p.pass >= m.top - 10), 0) as base
+                  from unnest(t_pass) p(pass),
+                       (select max(x) as top from unnest(t_pass) x) m) b;
     else
+        t_eff := array_fill(0::double precision, array[cardinality(t_tkey)]);
+    end if;
 
-    -- 3. Share out the slots: up to p_limit candidates per ready group (the
-    -- snapshot's view), ranked by priority, then the tenant's virtual time
-    -- (fair) or run_at (plain), and cut at p_limit and at each tenant's room.
-    with grp as (
-        select g.priority, g.tkey, g.first_run_at
-          from unnest(v_g_prio, v_g_tkey, v_g_first) g(priority, tkey, first_run_at)
-    ), room as (
-        select r.tkey, r.room from unnest(v_room_tkey, v_room) r(tkey, room)
-    ), pol as (
-        select p.tkey, p.weight from unnest(v_p_tkey, v_p_weight) p(tkey, weight)
-    ), ten as (
-        select t.tkey, coalesce((select p.weight from pol p where p.tkey = t.tkey), 1) as weight, l.pass,
-               (select r.room from room r where r.tkey = t.tkey) as room
-          from unnest(v_tenants) t(tkey)
-          left join jq.fair_lanes l on l.queue = p_queue and l.tenant = t.tkey
-    ), cand as (
-        select g.priority, g.tkey, g.first_run_at, c.rn, c.run_at
-          from grp g
-          join ten on ten.tkey = g.tkey
-         cross join lateral (
-             select row_number() over (order by j.run_at) as rn, j.run_at
-               from (select j.run_at
+    -- 4. Quotas, then locks; again for the slots of groups that ran dry.
+    v_left := p_limit;
+    loop
+        v_round := v_round + 1;
+        -- Groups of tenants with no room left are done.
+        select array_agg(g.open and coalesce(t.room > t.got, true) order by g.ord) into g_open
+          from unnest(g_tkey, g_open) with ordinality g(tkey, open, ord)
+          join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey;
+        exit when not (true = any(g_open));
+
+        if (select count(*) from unnest(g_open) o where o) = 1 then
+            select array[g.prio], array[g.tkey], array[least(v_left, coalesce(t.room - t.got, v_left))]
+              into q_prio, q_tkey, q_n
+              from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
+              join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
+             where g.open;
+        elsif v_fair then
+            -- The next v_left slots in virtual-time order: tenant t's k-th
+            -- job stands at eff + got/weight + (k-1)/weight. No tenant can
+            -- get more than its weighted share of the slots plus what it
+            -- is behind the most served, so only that many tags are made.
+            with g as (
+                select g.prio, g.tkey, g.first
+                  from unnest(g_prio, g_tkey, g_first, g_open) g(prio, tkey, first, open)
+                 where g.open
+            ), t as (
+                select t.tkey, t.weight, t.eff + t.got::double precision / t.weight as cur,
+                       coalesce(t.room - t.got, v_left) as room
+                  from unnest(t_tkey, t_weight, t_eff, t_room, t_got) t(tkey, weight, eff, room, got)
+            ), lvl as (
+                select g.prio, sum(t.weight) as weights, max(t.cur) as top
+                  from g join t on t.tkey = g.tkey
+                 group by g.prio
+            ), tags as (
+                select g.prio, g.tkey, g.first, k, t.cur + (k - 1)::double precision / t.weight as tag
+                  from g
+                  join t on t.tkey = g.tkey
+                  join lvl on lvl.prio = g.prio
+                 cross join lateral generate_series(1, least(v_left, t.room,
+                     ceil(v_left::numeric * t.weight / lvl.weights)::integer
+                     + ceil((lvl.top - t.cur) * t.weight)::integer + 1)) k
+            ), top as (
+                select x.prio, x.tkey
+                  from tags x
+                 order by x.prio desc, x.tag, x.first, x.tkey, x.k
+                 limit v_left
+            )
+            select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
+              into q_prio, q_tkey, q_n
+              from (select top.prio, top.tkey, count(*)::integer as n from top group by 1, 2) q;
+        else
+            -- Plain: the oldest ready jobs across tenants, read from each
+            -- group's head.
+            with g as (
+                select g.prio, g.tkey
+                  from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
+                 where g.open
+            ), c as (
+                select g.prio, g.tkey, j.run_at
+                  from g
+                  join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
+                 cross join lateral (
+                     select j.run_at
                        from jq.jobs j
                       where j.queue = p_queue and j.status = 'pending'
-                        and j.priority = g.priority and coalesce(j.tenant, '') = g.tkey
+                        and j.priority = g.prio and coalesce(j.tenant, '') = g.tkey
                         and j.run_at <= v_now
                         and (p_types is null or j.type = any(p_types))
-                        and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
+                        and j.ctid <> all(v_ctids)
                       order by j.run_at
-                      limit least(p_limit, coalesce(ten.room, p_limit))) j
-         ) c
-         where coalesce(ten.room, 1) > 0
-    ), level as (
-        -- Lanes within 10 jobs of the most served candidate are current; a
-        -- lane further behind (back from a pause) or new starts at the least
-        -- served current one.
-        select min(t.pass) filter (where t.pass >= m.top - 10) as base
-          from ten t, (select max(pass) as top from ten where tkey in (select tkey from cand)) m
-         where t.tkey in (select tkey from cand)
-    ), tagged as (
-        select c.priority, c.tkey, c.rn, c.run_at, c.first_run_at, t.weight, t.room,
-               greatest(coalesce(t.pass, lv.base, 0), coalesce(lv.base, 0)) as eff
-          from cand c
-          join ten t on t.tkey = c.tkey
-         cross join level lv
-    ), ranked as (
-        select x.*, row_number() over (partition by x.tkey order by x.priority desc, x.rn) as trn
-          from tagged x
-    ), chosen as (
-        select r.priority, r.tkey, r.eff, r.weight
-          from ranked r
-         where r.trn <= coalesce(r.room, p_limit)
-         order by r.priority desc,
-                  case when v_fair then r.eff + (r.trn - 1)::double precision / r.weight end,
-                  case when v_fair then r.first_run_at else r.run_at end,
-                  r.tkey, r.rn
-         limit p_limit
-    ), per_group as (
-        select c.priority, c.tkey, count(*)::integer as n from chosen c group by 1, 2
-    ), per_tenant as (
-        -- Every candidate tenant, served or not: an unserved one is written
-        -- at its level too, so it keeps its place in the round.
-        select t.tkey, t.eff, count(c.tkey)::integer as n,
-               count(c.tkey)::double precision / t.weight as share
-          from (select distinct x.tkey, x.eff, x.weight, x.pass
-                  from (select tg.tkey, tg.eff, tg.weight, tn.pass
-                          from tagged tg join ten tn on tn.tkey = tg.tkey) x) t
-          left join chosen c on c.tkey = t.tkey
-         group by t.tkey, t.eff, t.weight, t.pass
-        having count(c.tkey) > 0 or t.pass is null or t.pass < t.eff
-    )
-    select (select array_agg(g.priority order by g.priority desc, g.tkey) from per_group g),
-           (select array_agg(g.tkey order by g.priority desc, g.tkey) from per_group g),
-           (select array_agg(g.n order by g.priority desc, g.tkey) from per_group g),
-           (select array_agg(t.tkey order by t.tkey) from per_tenant t),
-           (select array_agg(t.eff order by t.tkey) from per_tenant t),
-           (select array_agg(t.share order by t.tkey) from per_tenant t),
-           (select array_agg(t.n order by t.tkey) from per_tenant t)
-      into v_a_prio, v_a_tkey, v_a_n, v_l_tkey, v_l_eff, v_l_share, v_l_n;
-    if v_a_prio is null then
-        return;
-    end if;
-    end if;
+                      limit least(v_left, coalesce(t.room - t.got, v_left))) j
+            ), top as (
+                select c.prio, c.tkey from c order by c.prio desc, c.run_at, c.tkey limit v_left
+            )
+            select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
+              into q_prio, q_tkey, q_n
+              from (select top.prio, top.tkey, count(*)::integer as n from top group by 1, 2) q;
+        end if;
+        exit when q_prio is null;
 
-    -- 4. Lock each group's share, skipping rows other claimers hold: a group
-    -- whose first rows are taken yields its next ones.
-    select array_agg(p.ctid), array_agg(p.type), array_agg(p.concurrency_key)
-      into v_ctids, v_types, v_keys
-      from unnest(v_a_prio, v_a_tkey, v_a_n) a(priority, tkey, n)
-     cross join lateral (
-         select j.ctid, j.type, j.concurrency_key
-           from jq.jobs j
-          where j.queue = p_queue and j.status = 'pending'
-            and j.priority = a.priority and coalesce(j.tenant, '') = a.tkey
-            and j.run_at <= v_now
-            and (p_types is null or j.type = any(p_types))
-            and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
-          order by j.run_at
-          limit a.n
-            for update of j skip locked) p;
-    if v_ctids is null then
+        -- Lock each group's quota from its head, skipping rows other
+        -- claimers hold: a group whose first rows are taken yields its next.
+        with a as (
+            select a.prio, a.tkey, a.n, a.ord
+              from unnest(q_prio, q_tkey, q_n) with ordinality a(prio, tkey, n, ord)
+        ), f as (
+            select a.ord, p.ctid, p.type, p.concurrency_key
+              from a
+             cross join lateral (
+                 select j.ctid, j.type, j.concurrency_key
+                   from jq.jobs j
+                  where j.queue = p_queue and j.status = 'pending'
+                    and j.priority = a.prio and coalesce(j.tenant, '') = a.tkey
+                    and j.run_at <= v_now
+                    and (p_types is null or j.type = any(p_types))
+                    and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
+                    and j.ctid <> all(v_ctids)
+                  order by j.run_at
+                  limit a.n
+                    for update of j skip locked) p
+        )
+        select v_ctids || coalesce((select array_agg(f.ctid) from f), '{}'),
+               v_types || coalesce((select array_agg(f.type) from f), '{}'),
+               v_keys || coalesce((select array_agg(f.concurrency_key) from f), '{}'),
+               (select array_agg((select count(*)::integer from f where f.ord = a.ord) order by a.ord) from a)
+          into v_ctids, v_types, v_keys, y_n;
+
+        -- What each tenant got; a group that yielded less than its quota is dry.
+        select array_agg(t.got + coalesce((select sum(y.n)::integer
+                                              from unnest(q_tkey, y_n) y(tkey, n)
+                                             where y.tkey = t.tkey), 0) order by t.ord)
+          into t_got
+          from unnest(t_tkey, t_got) with ordinality t(tkey, got, ord);
+        select array_agg(g.open and not exists (select 1 from unnest(q_prio, q_tkey, q_n, y_n) y(prio, tkey, n, got)
+                                                 where y.prio = g.prio and y.tkey = g.tkey and y.got < y.n)
+                         order by g.ord)
+          into g_open
+          from unnest(g_prio, g_tkey, g_open) with ordinality g(prio, tkey, open, ord);
+
+        v_left := p_limit - cardinality(v_ctids);
+        exit when v_left = 0 or v_round >= 4;
+    end loop;
+    if cardinality(v_ctids) = 0 then
         return;
     end if;
 
@@ -312,13 +360,16 @@ begin
         end if;
     end if;
 
-    -- 6. Fair bookkeeping, when tenants shared this claim's choice: a lone
-    -- tenant needs none (it starts level with the others when one shows up).
-    -- Lanes are written in tenant order, so concurrent claims cannot deadlock.
-    if v_fair and v_l_tkey is not null and cardinality(v_tenants) > 1 then
+    -- 6. Lanes, when tenants shared the queue: every tenant served moves on
+    -- by what it got over its weight; one that waited is written at its
+    -- level so it keeps its place. In tenant order: concurrent claims
+    -- cannot deadlock.
+    if v_fair and v_shared then
         insert into jq.fair_lanes as l (queue, tenant, pass, last_share, served, updated_at)
-        select p_queue, t.tkey, t.eff + t.share, t.share, t.n, v_now
-          from unnest(v_l_tkey, v_l_eff, v_l_share, v_l_n) t(tkey, eff, share, n)
+        select p_queue, t.tkey, t.eff + t.got::double precision / t.weight,
+               t.got::double precision / t.weight, t.got, v_now
+          from unnest(t_tkey, t_weight, t_pass, t_eff, t_got) t(tkey, weight, pass, eff, got)
+         where t.got > 0 or t.pass is null or t.pass < t.eff
          order by t.tkey
         on conflict on constraint fair_lanes_pkey do update
            set pass = greatest(l.pass + excluded.last_share, excluded.pass),

@@ -38,8 +38,10 @@ drop index jq.jobs_claim_idx;
 create index jobs_claim_idx on jq.jobs (queue, priority desc, (coalesce(tenant, '')), run_at)
     where status = 'pending';
 -- Running jobs per tenant and per concurrency key, counted by the claim when
--- a cap applies (never more than the cap is read).
-create index jobs_running_tenant_idx on jq.jobs (queue, (coalesce(tenant, ''))) where status = 'processing';
+-- a cap applies (never more than the cap is read). Every claim writes these
+-- entries, so jobs without a tenant or key stay out: a cap on the no-tenant
+-- lane is counted from jobs_lease_idx instead.
+create index jobs_running_tenant_idx on jq.jobs (queue, tenant) where status = 'processing' and tenant is not null;
 create index jobs_running_key_idx on jq.jobs (type, concurrency_key)
     where status = 'processing' and concurrency_key is not null;
 
