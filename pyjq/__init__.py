@@ -34,6 +34,15 @@ from .errors import (
     ValueTooLong,
 )
 from .install import install
+from .policies import (
+    key_limit_delete,
+    key_limit_set,
+    queue_set_fair,
+    tenant_policies,
+    tenant_policy_delete,
+    tenant_policy_set,
+    tenants,
+)
 from .scheduler import (
     Schedule,
     Scheduler,
@@ -47,7 +56,7 @@ from .scheduler import (
 from .job import Discard, Job, JobCancelled, Retry
 from .worker import RunSummary, Worker
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "install",
@@ -70,6 +79,13 @@ __all__ = [
     "stats",
     "maintain",
     "version",
+    "tenant_policy_set",
+    "tenant_policy_delete",
+    "tenant_policies",
+    "key_limit_set",
+    "key_limit_delete",
+    "queue_set_fair",
+    "tenants",
     "schedule",
     "unschedule",
     "pause_schedule",

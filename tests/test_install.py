@@ -79,8 +79,8 @@ def test_install_twice_changes_nothing(empty_database):
     assert second.returncode == 0, second.stderr
     assert _schema_dump(target) == before
     with psycopg.connect(target) as conn:
-        assert conn.execute("select count(*) from jq.migrations").fetchone()[0] == 2
-        assert pyjq.version(conn) == "0.2.0"
+        assert conn.execute("select count(*) from jq.migrations").fetchone()[0] == 3
+        assert pyjq.version(conn) == "0.3.0"
 
 
 def test_two_installers_racing_apply_each_migration_once(empty_database):
@@ -90,14 +90,14 @@ def test_two_installers_racing_apply_each_migration_once(empty_database):
     for r in results:
         assert r.returncode == 0, r.stderr
     with psycopg.connect(target) as conn:
-        assert conn.execute("select count(*) from jq.migrations").fetchall() == [(2,)]
+        assert conn.execute("select count(*) from jq.migrations").fetchall() == [(3,)]
 
 
 def test_python_install_equals_psql_install(empty_database):
     by_psql, by_python = empty_database(), empty_database()
     assert _psql_install(by_psql).returncode == 0
     with psycopg.connect(by_python, autocommit=True) as conn:
-        assert pyjq.install(conn) == "0.2.0"
+        assert pyjq.install(conn) == "0.3.0"
     assert _schema_dump(by_python) == _schema_dump(by_psql)
 
 

@@ -360,10 +360,23 @@ begin
         end if;
     end if;
 
+    -- The update finds the locked rows by ctid (a row we hold FOR UPDATE
+    -- cannot move), saving a primary-key lookup per job.
+    return query
+    update jq.jobs j
+       set status = 'processing',
+           locked_by = p_worker,
+           locked_until = v_now + p_lease,
+           attempts = j.attempts + 1
+     where j.ctid = any (v_ctids)
+    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+
     -- 6. Lanes, when tenants shared the queue: every tenant served moves on
     -- by what it got over its weight; one that waited is written at its
-    -- level so it keeps its place. In tenant order: concurrent claims
-    -- cannot deadlock.
+    -- level so it keeps its place. Last, so the lane rows stay locked only
+    -- until commit (concurrent claimers of the same tenants wait on them);
+    -- in tenant order, so claims cannot deadlock.
     if v_fair and v_shared then
         insert into jq.fair_lanes as l (queue, tenant, pass, last_share, served, updated_at)
         select p_queue, t.tkey, t.eff + t.got::double precision / t.weight,
@@ -377,18 +390,6 @@ begin
                served = l.served + excluded.served,
                updated_at = excluded.updated_at;
     end if;
-
-    -- The update finds the locked rows by ctid (a row we hold FOR UPDATE
-    -- cannot move), saving a primary-key lookup per job.
-    return query
-    update jq.jobs j
-       set status = 'processing',
-           locked_by = p_worker,
-           locked_until = v_now + p_lease,
-           attempts = j.attempts + 1
-     where j.ctid = any (v_ctids)
-    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
 end
 $$;
 comment on function jq.jq_claim(text, text, integer, interval, text[]) is
