@@ -27,7 +27,7 @@ as $$
     with recursive g(priority, tkey, first_run_at) as (
         (select j.priority, coalesce(j.tenant, ''), j.run_at
            from jq.jobs j
-          where j.queue = p_queue and j.status = 'pending'
+          where j.queue = p_queue and j.status = 'pending' and not j.deferred
           order by j.priority desc, coalesce(j.tenant, ''), j.run_at
           limit 1)
         union all
@@ -36,14 +36,14 @@ as $$
          cross join lateral (
              (select j.priority, coalesce(j.tenant, '') as tkey, j.run_at
                 from jq.jobs j
-               where j.queue = p_queue and j.status = 'pending'
+               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                  and j.priority = g.priority and coalesce(j.tenant, '') > g.tkey
                order by j.priority desc, coalesce(j.tenant, ''), j.run_at
                limit 1)
              union all
              (select j.priority, coalesce(j.tenant, ''), j.run_at
                 from jq.jobs j
-               where j.queue = p_queue and j.status = 'pending' and j.priority < g.priority
+               where j.queue = p_queue and j.status = 'pending' and not j.deferred and j.priority < g.priority
                order by j.priority desc, coalesce(j.tenant, ''), j.run_at
                limit 1)
              limit 1) n
@@ -144,6 +144,17 @@ begin
     end if;
 
     perform jq._reap_expired(p_queue, v_now);
+
+    -- 0. Deferred jobs that have fallen due join the claim index (a burst is
+    -- promoted 10,000 at a time, by this claim and the next ones).
+    update jq.jobs j
+       set deferred = false
+     where j.ctid = any (array(select d.ctid from jq.jobs d
+                                where d.queue = p_queue and d.status = 'pending' and d.deferred
+                                  and d.run_at <= v_now
+                                order by d.run_at
+                                limit 10000
+                                  for update skip locked));
 
     -- 1. The groups with ready jobs, and their tenants.
     select array_agg(g.priority order by g.priority desc, g.tkey), array_agg(g.tkey order by g.priority desc, g.tkey),
@@ -275,7 +286,7 @@ begin
                  cross join lateral (
                      select j.run_at
                        from jq.jobs j
-                      where j.queue = p_queue and j.status = 'pending'
+                      where j.queue = p_queue and j.status = 'pending' and not j.deferred
                         and j.priority = g.prio and coalesce(j.tenant, '') = g.tkey
                         and j.run_at <= v_now
                         and (p_types is null or j.type = any(p_types))
@@ -302,7 +313,7 @@ begin
              cross join lateral (
                  select j.ctid, j.type, j.concurrency_key
                    from jq.jobs j
-                  where j.queue = p_queue and j.status = 'pending'
+                  where j.queue = p_queue and j.status = 'pending' and not j.deferred
                     and j.priority = a.prio and coalesce(j.tenant, '') = a.tkey
                     and j.run_at <= v_now
                     and (p_types is null or j.type = any(p_types))

@@ -43,10 +43,10 @@ begin
         end if;
     end if;
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at)
     values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
             coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, p_concurrency_key, v_now);
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
     return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
 end
 $$;
@@ -228,11 +228,11 @@ begin
     end loop;
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at)
     select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
            coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
            coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
-           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', v_now
+           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now
       from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
       join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
            as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord

@@ -93,7 +93,7 @@ begin
         v_next := v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts));
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
-               run_at = v_next, last_error = v_error
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;
@@ -179,7 +179,7 @@ begin
     with released as (
         update jq.jobs j
            set status = 'pending', locked_by = null, locked_until = null,
-               attempts = greatest(j.attempts - 1, 0)
+               attempts = greatest(j.attempts - 1, 0), deferred = j.run_at > v_now
          where j.id = any(v_held) and j.status = 'processing'
         returning j.id
     )

@@ -311,7 +311,7 @@ begin
         perform jq._retire(v_cancelled, 'cancelled', null, p_now);
     end if;
     update jq.jobs
-       set status = 'pending', locked_by = null, locked_until = null,
+       set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
            last_error = format('lease expired: worker "%s" did not finish attempt %s by %s',
                                locked_by, attempts, locked_until)
      where id = any(v_ids) and status = 'processing';

@@ -588,8 +588,10 @@ begin
          where k.expires_at <= v_now and not exists (select 1 from jq.jobs j where j.id = k.job_id)
         returning k.job_id
     ), inserted as (
-        insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts, idempotency_key, created_at)
-        select f.id, f.queue, f.type, f.payload, f.priority, f.run_at, f.max_attempts, f.idempotency_key, v_now
+        insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts, idempotency_key,
+                             deferred, created_at)
+        select f.id, f.queue, f.type, f.payload, f.priority, f.run_at, f.max_attempts, f.idempotency_key,
+               f.run_at > v_now, v_now
           from fired f
           join taken t on t.job_id = f.id
         returning 1

@@ -1,6 +1,8 @@
 -- Migration 3 (release 0.3.0): fair claiming across tenants, concurrency caps.
 --
---   jq.jobs              gains concurrency_key: jobs of one type sharing a key
+--   jq.jobs              gains deferred (a pending job not due yet, outside
+--                        the claim index until it falls due) and
+--                        concurrency_key: jobs of one type sharing a key
 --                        run at most jq.key_limits.max_running at a time
 --                        (1 when the type has no row); jq.dead_jobs keeps it
 --   jobs_claim_idx       becomes (queue, priority desc, tenant, run_at): the
@@ -31,12 +33,22 @@ alter table jq.dead_jobs add constraint dead_jobs_concurrency_key_length
 -- every positional call ambiguous, so the old signature goes.
 drop function if exists jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text);
 
+-- deferred: pending with a run_at still to come when the row was written
+-- (scheduled, waiting for a retry). Such rows stay out of the claim index
+-- until jq_claim promotes them when they fall due: the claim walks one index
+-- probe per (priority, tenant) group, and 10,000 tenants each holding a job
+-- for tomorrow must not cost every claim 10,000 probes.
+alter table jq.jobs add column deferred boolean not null default false;
+update jq.jobs set deferred = true where status = 'pending' and run_at > now();
+
 -- Jobs without a tenant are the group '' (a tenant name is never empty).
 -- The groups of a queue are walked in index order, so the index must hold
 -- exactly the expression the claim compares.
 drop index jq.jobs_claim_idx;
 create index jobs_claim_idx on jq.jobs (queue, priority desc, (coalesce(tenant, '')), run_at)
-    where status = 'pending';
+    where status = 'pending' and not deferred;
+-- Deferred jobs by due time, for the promotion at the start of each claim.
+create index jobs_deferred_idx on jq.jobs (queue, run_at) where status = 'pending' and deferred;
 -- Running jobs per tenant and per concurrency key, counted by the claim when
 -- a cap applies (never more than the cap is read). Every claim writes these
 -- entries, so jobs without a tenant or key stay out: a cap on the no-tenant
