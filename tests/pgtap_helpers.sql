@@ -49,3 +49,40 @@ begin
     return v_id;
 end
 $$;
+
+-- Enqueues p_count ready jobs of one tenant (null: no tenant) in p_queue, at
+-- jq's clock (run_at = jq._now()); returns their ids in enqueue order. Move
+-- the clock (jq_test.advance) between calls to make one batch older.
+create or replace function jq_test.enqueue_tenant(
+    p_tenant text, p_count integer, p_queue text default 'default', p_priority integer default 0,
+    p_type text default 'noop', p_concurrency_key text default null)
+returns uuid[]
+language sql
+as $$
+    select array_agg(e.job_id order by g.i)
+      from generate_series(1, p_count) as g(i)
+     cross join lateral jq.jq_enqueue(p_type, jsonb_build_object('tenant', p_tenant, 'i', g.i), p_queue,
+                                      p_priority, null, null, null, p_tenant, p_concurrency_key) e
+$$;
+
+-- Runs p_claims claims of p_limit jobs in p_queue for p_worker; returns the
+-- tenants of the claimed jobs in claim order ('-' for no tenant; the rows of
+-- one claim sorted by tenant). Stops early when a claim returns nothing.
+create or replace function jq_test.claim_tenants(
+    p_queue text, p_claims integer, p_limit integer default 1, p_worker text default 'w1')
+returns text[]
+language plpgsql
+as $$
+declare
+    v_out  text[] := '{}';
+    v_got  text[];
+begin
+    for i in 1 .. p_claims loop
+        select array_agg(coalesce(c.tenant, '-') order by coalesce(c.tenant, '-')) into v_got
+          from jq.jq_claim(p_queue, p_worker, p_limit) c;
+        exit when v_got is null;
+        v_out := v_out || v_got;
+    end loop;
+    return v_out;
+end
+$$;

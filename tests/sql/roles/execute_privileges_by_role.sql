@@ -1,7 +1,8 @@
 -- Who may call which public function. jq_producer: enqueue, status, cancel,
 -- version. jq_worker: claim, complete, fail, heartbeat, release, set_waiting,
 -- maintain, stats, status, version, schedules_due, schedules_fire. jq_admin:
--- everything, including managing schedules. A new jq_ function
+-- everything, including managing schedules and the fairness policies (tenant
+-- policies, key limits, fair/plain queues, jq_tenants). A new jq_ function
 -- makes this test fail until its grants are decided here.
 begin;
 select plan(4);
@@ -30,7 +31,14 @@ select fn, unnest(roles) from (values
     ('jq_schedule_resume', array['jq_admin']),
     ('jq_schedules',       array['jq_admin']),
     ('jq_schedules_due',   array['jq_worker', 'jq_admin']),
-    ('jq_schedules_fire',  array['jq_worker', 'jq_admin'])) v(fn, roles);
+    ('jq_schedules_fire',  array['jq_worker', 'jq_admin']),
+    ('jq_tenant_policy_set',    array['jq_admin']),
+    ('jq_tenant_policy_delete', array['jq_admin']),
+    ('jq_tenant_policies',      array['jq_admin']),
+    ('jq_key_limit_set',        array['jq_admin']),
+    ('jq_key_limit_delete',     array['jq_admin']),
+    ('jq_queue_set_fair',       array['jq_admin']),
+    ('jq_tenants',              array['jq_admin'])) v(fn, roles);
 
 select set_eq(
     $$select p.proname::text, r.role

@@ -1,12 +1,27 @@
--- The indexes the functions rely on. The claim index follows the claim's
--- ORDER BY (priority desc, run_at) within a queue and covers only pending
--- rows, so a claim reads the index in order and never sorts.
+-- The indexes the functions rely on. The claim index is (queue, priority
+-- desc, coalesce(tenant, ''), run_at) over pending rows that are not
+-- deferred (jobs for later wait in jobs_deferred_idx until due): the claim
+-- walks the (priority, tenant) groups of a queue and reads each group's
+-- oldest jobs in index order, never sorting. Two partial indexes over
+-- running rows let the claim count a tenant's and a concurrency key's
+-- running jobs; both leave out the rows without a tenant (or key), which
+-- every claim would otherwise write into them (a cap on the no-tenant jobs
+-- is counted from jobs_lease_idx).
 begin;
-select plan(8);
+select plan(11);
 
 select is(pg_get_indexdef('jq.jobs_claim_idx'::regclass),
-          'CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, run_at) WHERE (status = ''pending''::text)',
-          'jobs_claim_idx: (queue, priority desc, run_at), pending rows only');
+          'CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''''::text), run_at) WHERE ((status = ''pending''::text) AND (NOT deferred))',
+          'jobs_claim_idx: (queue, priority desc, coalesce(tenant, ''''), run_at), pending rows not deferred');
+select is(pg_get_indexdef('jq.jobs_deferred_idx'::regclass),
+          'CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, run_at) WHERE ((status = ''pending''::text) AND deferred)',
+          'jobs_deferred_idx: (queue, run_at), deferred pending rows, for promoting them when due');
+select is(pg_get_indexdef('jq.jobs_running_tenant_idx'::regclass),
+          'CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHERE ((status = ''processing''::text) AND (tenant IS NOT NULL))',
+          'jobs_running_tenant_idx: (queue, tenant), running rows with a tenant only, for tenant caps');
+select is(pg_get_indexdef('jq.jobs_running_key_idx'::regclass),
+          'CREATE INDEX jobs_running_key_idx ON jq.jobs USING btree (type, concurrency_key) WHERE ((status = ''processing''::text) AND (concurrency_key IS NOT NULL))',
+          'jobs_running_key_idx: (type, concurrency_key), running rows with a key only, for key caps');
 select is(pg_get_indexdef('jq.jobs_lease_idx'::regclass),
           'CREATE INDEX jobs_lease_idx ON jq.jobs USING btree (queue, locked_until) WHERE (status = ''processing''::text)',
           'jobs_lease_idx: (queue, locked_until), leased rows only, for reaping');
@@ -19,8 +34,9 @@ select has_index('jq', 'idempotency_keys', 'idempotency_keys_expires_idx', array
                  'idempotency_keys_expires_idx: (expires_at), for purging');
 select has_index('jq', 'job_history', 'job_history_id_idx', array['id'], 'job_history_id_idx: (id), for jq_status');
 
--- The claim's row selection, planned with scans other than the index made
--- as expensive as possible.
+-- The claim's per-group row selection (one priority, one tenant of a queue,
+-- oldest first), planned with scans other than the index made as expensive
+-- as possible.
 set local enable_seqscan = off;
 set local enable_bitmapscan = off;
 create temp table claim_plan (plan text);
@@ -29,8 +45,9 @@ declare v_plan json;
 begin
     execute $q$explain (format json)
         select j.id from jq.jobs j
-         where j.queue = 'q' and j.status = 'pending' and j.run_at <= now()
-         order by j.priority desc, j.run_at
+         where j.queue = 'q' and j.status = 'pending' and not j.deferred and j.priority = 0
+           and coalesce(j.tenant, '') = 'A' and j.run_at <= now()
+         order by j.run_at
          limit 10
            for update skip locked$q$ into v_plan;
     insert into claim_plan values (v_plan::text);

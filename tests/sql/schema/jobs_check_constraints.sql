@@ -1,7 +1,7 @@
 -- The named CHECK constraints of jq.jobs exist, and each one stops a direct
 -- insert that breaks it with SQLSTATE 23514 and its own name.
 begin;
-select plan(24);
+select plan(27);
 
 -- The SQLSTATE and constraint name a statement fails with.
 create function pg_temp.violation(p_sql text) returns text language plpgsql as $$
@@ -24,14 +24,15 @@ create function pg_temp.job(p_column text, p_value text) returns text language s
                            ('payload', '''{}'''), ('priority', '0'), ('run_at', 'now()'),
                            ('status', '''pending'''), ('locked_until', 'null'), ('locked_by', 'null'),
                            ('attempts', '0'), ('max_attempts', '3'), ('idempotency_key', '''k'''),
-                           ('tenant', '''acme'''), ('created_at', 'now()')) d(c, v)) r
+                           ('tenant', '''acme'''), ('concurrency_key', 'null'),
+                           ('created_at', 'now()')) d(c, v)) r
 $$;
 
 select set_eq(
     $$select conname::text from pg_constraint where conrelid = 'jq.jobs'::regclass and contype = 'c'$$,
     $$values ('jobs_type_length'), ('jobs_queue_format'), ('jobs_idempotency_key_length'), ('jobs_tenant_length'),
              ('jobs_payload_object'), ('jobs_max_attempts_range'), ('jobs_attempts_range'),
-             ('jobs_status_valid'), ('jobs_lease_consistent')$$,
+             ('jobs_status_valid'), ('jobs_lease_consistent'), ('jobs_concurrency_key_length')$$,
     'jq.jobs has exactly these named CHECK constraints');
 
 select lives_ok(pg_temp.job('id', 'gen_random_uuid()'), 'the base row is valid');
@@ -52,6 +53,12 @@ select is(pg_temp.violation(pg_temp.job('idempotency_key', quote_literal(repeat(
 select is(pg_temp.violation(pg_temp.job('tenant', '''''')), '23514 jobs_tenant_length', 'an empty tenant');
 select is(pg_temp.violation(pg_temp.job('tenant', quote_literal(repeat('x', 129)))), '23514 jobs_tenant_length',
           'a tenant of 129 characters');
+select is(pg_temp.violation(pg_temp.job('concurrency_key', '''''')), '23514 jobs_concurrency_key_length',
+          'an empty concurrency key');
+select is(pg_temp.violation(pg_temp.job('concurrency_key', quote_literal(repeat('c', 256)))),
+          '23514 jobs_concurrency_key_length', 'a concurrency key of 256 characters');
+select lives_ok(pg_temp.job('concurrency_key', quote_literal(repeat('c', 255))),
+                'a concurrency key of 255 characters is allowed');
 select is(pg_temp.violation(pg_temp.job('payload', '''[1, 2]''')), '23514 jobs_payload_object', 'an array payload');
 select is(pg_temp.violation(pg_temp.job('payload', '''"text"''')), '23514 jobs_payload_object', 'a string payload');
 select is(pg_temp.violation(pg_temp.job('max_attempts', '0')), '23514 jobs_max_attempts_range', 'max_attempts 0');
@@ -66,7 +73,7 @@ select is(pg_temp.violation($$insert into jq.jobs (id, type, run_at, status, loc
                                values (gen_random_uuid(), 't', now(), 'pending', 'w1', now(), 3, now())$$),
           '23514 jobs_lease_consistent', 'pending with a lease');
 select is(pg_temp.violation(pg_temp.job('payload', 'null')), '23502 ', 'a null payload is refused (not null)');
-select is((select count(*)::int from jq.jobs), 3, 'only the three valid rows went in');
+select is((select count(*)::int from jq.jobs), 4, 'only the four valid rows went in');
 
 select * from finish();
 rollback;

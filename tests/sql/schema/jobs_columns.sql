@@ -1,10 +1,11 @@
 -- jq.jobs follows the data model of DESIGN.md.
 begin;
-select plan(10);
+select plan(13);
 
 select columns_are('jq', 'jobs', array[
     'id', 'queue', 'type', 'payload', 'priority', 'run_at', 'status', 'locked_until', 'locked_by',
-    'attempts', 'max_attempts', 'idempotency_key', 'tenant', 'last_error', 'created_at', 'cancel_requested'],
+    'attempts', 'max_attempts', 'idempotency_key', 'tenant', 'last_error', 'created_at', 'cancel_requested',
+    'concurrency_key', 'deferred'],
     'jq.jobs has exactly the data model''s columns');
 select col_is_pk('jq', 'jobs', 'id', 'id is the primary key');
 select col_type_is('jq', 'jobs', 'id', 'uuid', 'id is a uuid');
@@ -14,11 +15,15 @@ select col_type_is('jq', 'jobs', 'run_at', 'timestamp with time zone', 'run_at i
 select col_type_is('jq', 'jobs', 'attempts', 'smallint', 'attempts is a smallint');
 select col_type_is('jq', 'jobs', 'cancel_requested', 'boolean', 'cancel_requested is a boolean');
 select col_default_is('jq', 'jobs', 'queue', 'default'::text, 'queue defaults to default');
+select col_type_is('jq', 'jobs', 'concurrency_key', 'text', 'concurrency_key is text');
+select col_type_is('jq', 'jobs', 'deferred', 'boolean', 'deferred is a boolean');
+select col_default_is('jq', 'jobs', 'deferred', 'false', 'deferred defaults to false');
 select is_empty(
     $$select attname from pg_attribute
        where attrelid = 'jq.jobs'::regclass and attnum > 0 and not attisdropped and not attnotnull
-         and attname not in ('locked_until', 'locked_by', 'idempotency_key', 'tenant', 'last_error')$$,
-    'only the lease, key, tenant and error columns may be null');
+         and attname not in ('locked_until', 'locked_by', 'idempotency_key', 'tenant', 'last_error',
+                             'concurrency_key')$$,
+    'only the lease, key, tenant, error and concurrency_key columns may be null');
 
 select * from finish();
 rollback;

@@ -1,7 +1,7 @@
 -- The tables of DESIGN.md, each with a comment saying what lives there;
 -- jq.job_history is range-partitioned on finished_at with a default partition.
 begin;
-select plan(13);
+select plan(17);
 
 select has_table('jq', 'jobs', 'jq.jobs exists');
 select has_table('jq', 'dead_jobs', 'jq.dead_jobs exists');
@@ -10,6 +10,10 @@ select has_table('jq', 'schedules', 'jq.schedules exists');
 select has_table('jq', 'idempotency_keys', 'jq.idempotency_keys exists');
 select has_table('jq', 'settings', 'jq.settings exists');
 select has_table('jq', 'migrations', 'jq.migrations exists');
+select has_table('jq', 'tenant_policies', 'jq.tenant_policies exists');
+select has_table('jq', 'fair_lanes', 'jq.fair_lanes exists');
+select has_table('jq', 'key_limits', 'jq.key_limits exists');
+select has_table('jq', 'queue_settings', 'jq.queue_settings exists');
 
 select is_partitioned('jq', 'job_history', 'jq.job_history is partitioned');
 select is(pg_get_partkeydef('jq.job_history'::regclass), 'RANGE (finished_at)', 'by range of finished_at');
