@@ -8,7 +8,7 @@ select plan(10);
 select jq_test.set_now('2030-01-01 12:00Z') \gset
 select count(*) from jq.jq_tenant_policy_set('after_q', 'A', null, 1) \gset
 select cardinality(jq_test.enqueue_tenant('A', 6, 'after_q', 0, 'work')) \gset
-select cardinality(jq_test.enqueue_tenant(null, 6, 'after_q', 0, 'sync', 'acct-1')) \gset
+select cardinality(jq_test.enqueue_tenant(null, 6, 'after_q', 0, 'cjc.sync', 'acct-1')) \gset
 
 create temp table held (kind text, id uuid);
 create function pg_temp.claim_one_each() returns integer language sql as $$

@@ -9,7 +9,7 @@ select jq.jq_queue_set_fair('plain_caps', false) \gset
 select count(*) from jq.jq_tenant_policy_set('plain_caps', 'A', null, 2) \gset
 select cardinality(jq_test.enqueue_tenant('A', 5, 'plain_caps')) \gset
 select jq_test.advance('1 minute') \gset
-select cardinality(jq_test.enqueue_tenant('B', 2, 'plain_caps', 0, 'sync', 'acct-1')) \gset
+select cardinality(jq_test.enqueue_tenant('B', 2, 'plain_caps', 0, 'chp.sync', 'acct-1')) \gset
 select jq_test.advance('1 minute') \gset
 select cardinality(jq_test.enqueue_tenant('C', 3, 'plain_caps')) \gset
 

@@ -11,7 +11,7 @@ begin;
 select plan(4);
 
 select jq_test.set_now('2030-01-01 12:00Z') \gset
-select cardinality(jq_test.enqueue_tenant('A', 10, 'share_given', 0, 'sync', 'K')) \gset
+select cardinality(jq_test.enqueue_tenant('A', 10, 'share_given', 0, 'fsc.sync', 'K')) \gset
 select cardinality(jq_test.enqueue_tenant('B', 10, 'share_given')) \gset
 
 create temp table claimed as select * from jq.jq_claim('share_given', 'w1', 10);

@@ -12,7 +12,7 @@ begin;
 select plan(3);
 
 select jq_test.set_now('2030-01-01 12:00Z') \gset
-select count(*) from unnest(array['A', 'B', 'C', 'D']) t, jq_test.enqueue_tenant(t, 3, 'key_block', 0, 'sync', 'key-' || t) \gset
+select count(*) from unnest(array['A', 'B', 'C', 'D']) t, jq_test.enqueue_tenant(t, 3, 'key_block', 0, 'kct.sync', 'key-' || t) \gset
 select is(jq_test.claim_tenants('key_block', 1, 4), array['A', 'B', 'C', 'D'], 'one keyed job of each of A, B, C, D runs');
 select jq_test.advance('1 minute') \gset
 select cardinality(jq_test.enqueue_tenant('Z', 10, 'key_block')) \gset
