@@ -145,16 +145,34 @@ begin
 
     perform jq._reap_expired(p_queue, v_now);
 
-    -- 0. Deferred jobs that have fallen due join the claim index (a burst is
-    -- promoted 10,000 at a time, by this claim and the next ones).
+    -- 0. Deferred jobs that have fallen due join the claim index, highest
+    -- priority first (a burst is promoted 10,000 at a time, by this claim and
+    -- the next ones): one probe per priority level holding deferred jobs.
     update jq.jobs j
        set deferred = false
-     where j.ctid = any (array(select d.ctid from jq.jobs d
-                                where d.queue = p_queue and d.status = 'pending' and d.deferred
-                                  and d.run_at <= v_now
-                                order by d.run_at
-                                limit 10000
-                                  for update skip locked));
+     where j.ctid = any (array(
+         with recursive lv(p) as (
+             (select d.priority from jq.jobs d
+               where d.queue = p_queue and d.status = 'pending' and d.deferred
+               order by d.priority desc limit 1)
+             union all
+             select (select d.priority from jq.jobs d
+                      where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                      order by d.priority desc limit 1)
+               from lv
+              where lv.p is not null
+         )
+         select x.ctid
+           from lv
+          cross join lateral (
+              select d.ctid from jq.jobs d
+               where d.queue = p_queue and d.status = 'pending' and d.deferred
+                 and d.priority = lv.p and d.run_at <= v_now
+               order by d.run_at
+               limit 10000
+                 for update skip locked) x
+          where lv.p is not null
+          limit 10000));
 
     -- 1. The groups with ready jobs, and their tenants.
     select array_agg(g.priority order by g.priority desc, g.tkey), array_agg(g.tkey order by g.priority desc, g.tkey),
@@ -263,10 +281,17 @@ begin
                  cross join lateral generate_series(1, least(v_left, t.room,
                      ceil(v_left::numeric * t.weight / lvl.weights)::integer
                      + ceil((lvl.top - t.cur) * t.weight)::integer + 1)) k
+            ), ranked as (
+                -- A tenant's room is shared by its groups at every priority.
+                select x.prio, x.tkey, x.first, x.k, x.tag, t.room,
+                       row_number() over (partition by x.tkey order by x.prio desc, x.k) as trn
+                  from tags x join t on t.tkey = x.tkey
             ), top as (
                 select x.prio, x.tkey
-                  from tags x
-                 order by x.prio desc, x.tag, x.first, x.tkey, x.k
+                  from ranked x
+                 where x.trn <= x.room
+                 -- Rounded, so that 1/3 + 1/3 + 1/3 ties with 1.
+                 order by x.prio desc, round(x.tag * 1e9), x.first, x.tkey, x.k
                  limit v_left
             )
             select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
@@ -294,7 +319,13 @@ begin
                       order by j.run_at
                       limit least(v_left, coalesce(t.room - t.got, v_left))) j
             ), top as (
-                select c.prio, c.tkey from c order by c.prio desc, c.run_at, c.tkey limit v_left
+                select c.prio, c.tkey
+                  from (select c.*, row_number() over (partition by c.tkey order by c.prio desc, c.run_at) as trn
+                          from c) c
+                  join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = c.tkey
+                 where c.trn <= coalesce(t.room - t.got, v_left)
+                 order by c.prio desc, c.run_at, c.tkey
+                 limit v_left
             )
             select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
               into q_prio, q_tkey, q_n
@@ -341,8 +372,10 @@ begin
           into g_open
           from unnest(g_prio, g_tkey, g_open) with ordinality g(prio, tkey, open, ord);
 
+        -- Every round fills the claim or finds a group dry (or a tenant out of
+        -- room), so this ends within one round per group.
         v_left := p_limit - cardinality(v_ctids);
-        exit when v_left = 0 or v_round >= 4;
+        exit when v_left = 0 or v_round > cardinality(g_prio);
     end loop;
     if cardinality(v_ctids) = 0 then
         return;
@@ -369,6 +402,11 @@ begin
         if v_ctids is null then
             return;
         end if;
+        -- Tenants are charged only for the jobs they are given.
+        select array_agg((select count(*)::integer from jq.jobs j
+                           where j.ctid = any(v_ctids) and coalesce(j.tenant, '') = t.tkey) order by t.ord)
+          into t_got
+          from unnest(t_tkey) with ordinality t(tkey, ord);
     end if;
 
     -- The update finds the locked rows by ctid (a row we hold FOR UPDATE

@@ -100,6 +100,10 @@ declare
     v_found boolean;
 begin
     perform jq._check_policy_queue(p_queue, true);
+    if p_tenant is not null and btrim(p_tenant) = '' then
+        raise exception 'tenant must not be empty' using errcode = '22023',
+            hint = 'Pass null for jobs without a tenant, ''*'' for every tenant.';
+    end if;
     delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
     get diagnostics v_found = row_count;
     return v_found;

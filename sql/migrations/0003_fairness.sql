@@ -47,8 +47,9 @@ update jq.jobs set deferred = true where status = 'pending' and run_at > now();
 drop index jq.jobs_claim_idx;
 create index jobs_claim_idx on jq.jobs (queue, priority desc, (coalesce(tenant, '')), run_at)
     where status = 'pending' and not deferred;
--- Deferred jobs by due time, for the promotion at the start of each claim.
-create index jobs_deferred_idx on jq.jobs (queue, run_at) where status = 'pending' and deferred;
+-- Deferred jobs by priority and due time, for the promotion at the start of
+-- each claim (highest priority first, then the longest due).
+create index jobs_deferred_idx on jq.jobs (queue, priority desc, run_at) where status = 'pending' and deferred;
 -- Running jobs per tenant and per concurrency key, counted by the claim when
 -- a cap applies (never more than the cap is read). Every claim writes these
 -- entries, so jobs without a tenant or key stay out: a cap on the no-tenant

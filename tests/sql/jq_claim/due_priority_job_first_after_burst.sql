@@ -2,10 +2,6 @@
 -- fall due at once: when 10,010 scheduled priority-0 jobs and then one
 -- priority-10 job have all fallen due, the next claim takes the priority-10
 -- job.
---
--- KNOWN BUG: a claim makes at most 10,000 due deferred jobs (oldest run_at
--- first) claimable before it chooses, so here the first claim returns a
--- priority-0 job and the priority-10 job only comes with the second claim.
 begin;
 select plan(2);
 

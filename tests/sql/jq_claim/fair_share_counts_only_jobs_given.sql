@@ -2,11 +2,6 @@
 -- served counts the jobs given while tenants shared the queue: jobs a claim
 -- picked but then left pending (over a concurrency-key cap) are not given
 -- and must not count.
---
--- KNOWN BUG: A's 10 oldest jobs share one concurrency key (cap 1), B has 10
--- without a key. jq_claim(q, w, 10) gives A 1 job and B 5, but A's lane is
--- charged 5 (pass +5, served 5): the claim counts the 5 A jobs it locked
--- before the key cap dropped 4 of them.
 begin;
 select plan(4);
 

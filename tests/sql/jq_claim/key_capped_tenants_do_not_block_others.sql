@@ -2,12 +2,6 @@
 -- nothing, and must not keep a claim from serving the other tenants: "a
 -- capped tenant ... gets nothing more until a job of it finishes; other
 -- tenants are unaffected".
---
--- KNOWN BUG: A, B, C and D each run one job of their own key (default cap
--- 1) and have 2 more of that key pending; Z then enqueues 10 jobs without a
--- key. Claims of limit 1 return nothing, again and again, until the keyed
--- jobs finish: each claim offers its slot to A, B, C, D in turn (level with
--- Z, older jobs) and gives up after 4 rounds.
 begin;
 select plan(3);
 

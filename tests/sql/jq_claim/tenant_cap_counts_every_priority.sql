@@ -2,10 +2,6 @@
 -- their priorities: a claim of many rows must not give a capped tenant its
 -- room once per priority. Checked in a fair queue with another tenant, in a
 -- plain queue, and for a tenant alone in its queue.
---
--- KNOWN BUG: a tenant with ready jobs at two priorities gets up to its room
--- at each priority in one multi-row claim (cap 2: 2 at priority 5 and 2 at
--- priority 0, 4 running). Claims of limit 1 are not affected.
 begin;
 select plan(6);
 

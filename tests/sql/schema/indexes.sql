@@ -14,8 +14,8 @@ select is(pg_get_indexdef('jq.jobs_claim_idx'::regclass),
           'CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''''::text), run_at) WHERE ((status = ''pending''::text) AND (NOT deferred))',
           'jobs_claim_idx: (queue, priority desc, coalesce(tenant, ''''), run_at), pending rows not deferred');
 select is(pg_get_indexdef('jq.jobs_deferred_idx'::regclass),
-          'CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, run_at) WHERE ((status = ''pending''::text) AND deferred)',
-          'jobs_deferred_idx: (queue, run_at), deferred pending rows, for promoting them when due');
+          'CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, priority DESC, run_at) WHERE ((status = ''pending''::text) AND deferred)',
+          'jobs_deferred_idx: (queue, priority desc, run_at), deferred pending rows, promoted highest priority first when due');
 select is(pg_get_indexdef('jq.jobs_running_tenant_idx'::regclass),
           'CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHERE ((status = ''processing''::text) AND (tenant IS NOT NULL))',
           'jobs_running_tenant_idx: (queue, tenant), running rows with a tenant only, for tenant caps');
