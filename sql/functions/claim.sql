@@ -17,40 +17,6 @@
 -- queue, plus at most `limit` index entries per ready group: independent of
 -- how many jobs the largest tenant has waiting.
 
--- The distinct (priority, tenant) groups of a queue's pending jobs, each with
--- its oldest run_at: a loose index scan of jobs_claim_idx, one probe a group.
-create or replace function jq._claim_groups(p_queue text)
-returns table (priority smallint, tkey text, first_run_at timestamptz)
-language sql
-stable
-as $$
-    with recursive g(priority, tkey, first_run_at) as (
-        (select j.priority, coalesce(j.tenant, ''), j.run_at
-           from jq.jobs j
-          where j.queue = p_queue and j.status = 'pending' and not j.deferred
-          order by j.priority desc, coalesce(j.tenant, ''), j.run_at
-          limit 1)
-        union all
-        select n.priority, n.tkey, n.run_at
-          from g
-         cross join lateral (
-             (select j.priority, coalesce(j.tenant, '') as tkey, j.run_at
-                from jq.jobs j
-               where j.queue = p_queue and j.status = 'pending' and not j.deferred
-                 and j.priority = g.priority and coalesce(j.tenant, '') > g.tkey
-               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
-               limit 1)
-             union all
-             (select j.priority, coalesce(j.tenant, ''), j.run_at
-                from jq.jobs j
-               where j.queue = p_queue and j.status = 'pending' and not j.deferred and j.priority < g.priority
-               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
-               limit 1)
-             limit 1) n
-    )
-    select g.priority, g.tkey, g.first_run_at from g
-$$;
-
 -- Room left under the per-key cap of one (type, concurrency_key), as seen by
 -- the current snapshot; reads at most the cap's worth of index entries.
 create or replace function jq._key_room(p_type text, p_key text)
@@ -101,6 +67,10 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- The statements below take arrays and the limit as parameters; their plans
+-- do not depend on the values, and planning them afresh on every call
+-- (custom plans) took half of a one-job claim.
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     v_now      timestamptz := jq._now();
@@ -129,6 +99,10 @@ declare
     v_keys     text[] := '{}';
     v_left     integer;
     v_round    integer := 0;
+    v_prio     smallint;
+    v_tkey     text;
+    v_n        integer;
+    v_got      integer;
 begin
     if p_queue is null then
         raise exception 'queue must not be null' using errcode = '22004';
@@ -174,11 +148,37 @@ begin
           where lv.p is not null
           limit 10000));
 
-    -- 1. The groups with ready jobs, and their tenants.
+    -- 1. The groups with ready jobs, and their tenants: a loose index scan
+    -- of jobs_claim_idx, one probe per (priority, tenant) group. (Inline, not
+    -- a set-returning SQL function: that would be planned afresh every call.)
+    with recursive g(priority, tkey, first_run_at) as (
+        (select j.priority, coalesce(j.tenant, ''), j.run_at
+           from jq.jobs j
+          where j.queue = p_queue and j.status = 'pending' and not j.deferred
+          order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+          limit 1)
+        union all
+        select n.priority, n.tkey, n.run_at
+          from g
+         cross join lateral (
+             (select j.priority, coalesce(j.tenant, '') as tkey, j.run_at
+                from jq.jobs j
+               where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                 and j.priority = g.priority and coalesce(j.tenant, '') > g.tkey
+               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+               limit 1)
+             union all
+             (select j.priority, coalesce(j.tenant, ''), j.run_at
+                from jq.jobs j
+               where j.queue = p_queue and j.status = 'pending' and not j.deferred and j.priority < g.priority
+               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+               limit 1)
+             limit 1) n
+    )
     select array_agg(g.priority order by g.priority desc, g.tkey), array_agg(g.tkey order by g.priority desc, g.tkey),
            array_agg(g.first_run_at order by g.priority desc, g.tkey), array_agg(true)
       into g_prio, g_tkey, g_first, g_open
-      from jq._claim_groups(p_queue) g
+      from g
      where g.first_run_at <= v_now;
     if g_prio is null then
         return;
@@ -190,10 +190,17 @@ begin
     -- 2. Weights and caps (policy rows are optional: skip the lookup when
     -- there are none).
     if exists (select 1 from jq.tenant_policies) then
-        select array_agg(p.weight order by t.ord), array_agg(p.max_running order by t.ord)
+        -- As jq._tenant_policy, inline (planned once, not on every call).
+        select array_agg(coalesce(p.weight, 1) order by t.ord), array_agg(p.max_running order by t.ord)
           into t_weight, t_cap
           from unnest(t_tkey) with ordinality t(tkey, ord)
-         cross join lateral jq._tenant_policy(p_queue, t.tkey) p;
+         cross join lateral (
+             select (array_agg(x.weight order by x.tenant = '*', x.queue = '*')
+                        filter (where x.weight is not null))[1] as weight,
+                    (array_agg(x.max_running order by x.tenant = '*', x.queue = '*')
+                        filter (where x.max_running is not null))[1] as max_running
+               from jq.tenant_policies x
+              where x.queue in (p_queue, '*') and x.tenant in (t.tkey, '*')) p;
     end if;
     if t_cap is not null and exists (select 1 from unnest(t_cap) c where c is not null) then
         -- Claimers of one capped tenant take turns on an advisory lock (one
@@ -251,11 +258,34 @@ begin
         exit when not (true = any(g_open));
 
         if (select count(*) from unnest(g_open) o where o) = 1 then
-            select array[g.prio], array[g.tkey], array[least(v_left, coalesce(t.room - t.got, v_left))]
-              into q_prio, q_tkey, q_n
+            -- One group left: read its head directly, as a FIFO claim would.
+            select g.prio, g.tkey, least(v_left, coalesce(t.room - t.got, v_left))
+              into v_prio, v_tkey, v_n
               from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
               join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
              where g.open;
+            select v_ctids || coalesce(array_agg(p.ctid), '{}'),
+                   v_types || coalesce(array_agg(p.type), '{}'),
+                   v_keys || coalesce(array_agg(p.concurrency_key), '{}'),
+                   count(*)::integer
+              into v_ctids, v_types, v_keys, v_got
+              from (select j.ctid, j.type, j.concurrency_key
+                      from jq.jobs j
+                     where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                       and j.priority = v_prio and coalesce(j.tenant, '') = v_tkey
+                       and j.run_at <= v_now
+                       and (p_types is null or j.type = any(p_types))
+                       and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
+                       and j.ctid <> all(v_ctids)
+                     order by j.run_at
+                     limit v_n
+                       for update of j skip locked) p;
+            if v_shared then
+                select array_agg(t.got + case when t.tkey = v_tkey then v_got else 0 end order by t.ord)
+                  into t_got
+                  from unnest(t_tkey, t_got) with ordinality t(tkey, got, ord);
+            end if;
+            exit;
         elsif v_fair then
             -- The next v_left slots in virtual-time order: tenant t's k-th
             -- job stands at eff + got/weight + (k-1)/weight. No tenant can
