@@ -104,7 +104,7 @@ _ENQUEUE_SQL = (
     "select job_id, status, duplicate from jq.jq_enqueue("
     "p_type => %s::text, p_payload => %s::jsonb, p_queue => %s::text, p_priority => %s::integer,"
     " p_run_at => %s::timestamptz, p_max_attempts => %s::integer,"
-    " p_idempotency_key => %s::text, p_tenant => %s::text)"
+    " p_idempotency_key => %s::text, p_tenant => %s::text, p_concurrency_key => %s::text)"
 )
 _ENQUEUE_MANY_SQL = "select job_id, status, duplicate from jq.jq_enqueue_many(p_jobs => %s::jsonb)"
 
@@ -118,9 +118,10 @@ def _enqueue_params(
     max_attempts: int | None,
     idempotency_key: str | None,
     tenant: str | None,
+    concurrency_key: str | None,
 ) -> list[Any]:
     return [type, Jsonb(dict(payload) if payload is not None else {}), queue, priority, run_at,
-            max_attempts, idempotency_key, tenant]
+            max_attempts, idempotency_key, tenant, concurrency_key]
 
 
 def _job_json(job: Mapping[str, Any]) -> dict[str, Any]:
@@ -144,9 +145,16 @@ def enqueue(
     max_attempts: int | None = None,
     idempotency_key: str | None = None,
     tenant: str | None = None,
+    concurrency_key: str | None = None,
 ) -> EnqueueResult:
-    """Enqueue one job in the connection's current transaction (jq_enqueue)."""
-    params = _enqueue_params(type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant)
+    """Enqueue one job in the connection's current transaction (jq_enqueue).
+
+    Jobs of one type that share a ``concurrency_key`` run at most N at a time
+    (N = 1 unless set with :func:`pyjq.key_limit_set`); ``tenant`` is the
+    tenant jq_claim shares the queue between (see :mod:`pyjq.policies`).
+    """
+    params = _enqueue_params(type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant,
+                             concurrency_key)
     try:
         with conn.cursor(row_factory=dict_row) as cur:
             cur.execute(_ENQUEUE_SQL, params)
@@ -166,9 +174,11 @@ async def enqueue_async(
     max_attempts: int | None = None,
     idempotency_key: str | None = None,
     tenant: str | None = None,
+    concurrency_key: str | None = None,
 ) -> EnqueueResult:
     """Enqueue one job in the async connection's current transaction (jq_enqueue)."""
-    params = _enqueue_params(type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant)
+    params = _enqueue_params(type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant,
+                             concurrency_key)
     try:
         async with conn.cursor(row_factory=dict_row) as cur:
             await cur.execute(_ENQUEUE_SQL, params)
@@ -181,7 +191,7 @@ def enqueue_many(conn: psycopg.Connection, jobs: Iterable[Mapping[str, Any]]) ->
     """Enqueue many jobs in one call (jq_enqueue_many); results in input order.
 
     Each job is a mapping with the keys type, payload, queue, priority, run_at,
-    max_attempts, idempotency_key, tenant (all but type optional).
+    max_attempts, idempotency_key, tenant, concurrency_key (all but type optional).
     """
     body = Jsonb([_job_json(j) for j in jobs])
     try:

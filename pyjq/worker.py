@@ -29,7 +29,10 @@ handlers, batches calls and keeps connections healthy:
 * Reporting. Results are written in batches, as soon as ``flush_size`` are
   waiting or ``flush_interval`` after the first one: one statement calls
   ``jq_complete`` for the successes and ``jq_fail`` for each failure. Nothing
-  is written before its handler returned. A batch the database refuses (not a
+  is written before its handler returned. A queue whose last claim came back
+  short is claimed once more after a batch of its results is written: the
+  finished jobs may have held a tenant cap or a concurrency-key limit that kept
+  pending jobs back (no NOTIFY says so). A batch the database refuses (not a
   connection problem) is written result by result, so one bad result (say, a
   ``Retry`` delay jq_fail rejects) cannot hold up the others.
 * Heartbeat. Every ``heartbeat_interval`` (default ``lease / 3``) one
@@ -864,8 +867,24 @@ class Worker:
             self._changed.set()
             if self._drain:
                 self._claim_kick.set()
+            elif not self._stop.is_set():
+                self._reclaim_after_finish({r.run.queue for r in batch})
             if self._results:
                 self._flush_kick.set()
+
+    def _reclaim_after_finish(self, queues: set[_Queue]) -> None:
+        """A job that finished may have held a tenant's cap or a concurrency key's
+        limit (jq_tenant_policy_set, jq_key_limit_set), so pending jobs a claim
+        skipped may be claimable now that its result is committed. A queue whose
+        last claim came back short is claimed once more, rather than at its next
+        safety poll (no NOTIFY says a cap freed up)."""
+        kick = False
+        for q in queues:
+            if not q.more and q.free > 0:
+                q.notified = True
+                kick = True
+        if kick:
+            self._claim_kick.set()
 
     async def _write(self, batch: list[_Result]) -> None:
         """Write results, retrying while the database is unreachable. A result the

@@ -69,8 +69,11 @@ def bury(db: psycopg.Connection, type_: str, errors: list[str], queue: str = "de
 
 COMMANDS = [
     [], ["install"], ["worker"], ["enqueue"], ["status"], ["cancel"], ["dead"], ["dead", "groups"],
-    ["dead", "retry"], ["stats"], ["maintain"], ["version"],
+    ["dead", "retry"], ["stats"], ["maintain"], ["version"], ["tenants"], ["policy"], ["policy", "set"],
+    ["policy", "delete"], ["policy", "list"], ["key-limit"], ["key-limit", "set"], ["key-limit", "delete"],
+    ["queue"], ["queue", "fair"],
 ]
+GROUPS = (["dead"], ["policy"], ["key-limit"], ["queue"])
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "pyjq")
@@ -79,13 +82,14 @@ def test_help_works_everywhere(command: list[str], flag: str) -> None:
     result = run(*command, flag)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Usage: pyjq " + " ".join(command))
-    assert "--dsn" in result.stdout or command == ["dead"]
+    assert "--dsn" in result.stdout or command in GROUPS
     assert result.stderr == ""
 
 
 def test_top_level_help_lists_every_command() -> None:
     result = run("--help")
-    for name in ("install", "worker", "enqueue", "status", "cancel", "dead", "stats", "maintain", "version"):
+    for name in ("install", "worker", "enqueue", "status", "cancel", "dead", "stats", "maintain", "version",
+                 "tenants", "policy", "key-limit", "queue"):
         assert f"\n  {name} " in result.stdout
 
 

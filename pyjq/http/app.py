@@ -12,6 +12,10 @@ queue logic. Served by ``pyjq serve`` (uvicorn); see README, "HTTP API".
     GET  /dead-letter                   admin      dead jobs grouped by type and error
     POST /dead-letter/retry             admin      requeue a group (202)
     GET  /queues, GET /metrics          admin      per-queue figures, Prometheus text
+    GET  /tenants                       admin      per queue and tenant: counts and the policy in force
+    GET  /tenant-policies               admin      tenant weights and caps
+    PUT|DELETE /tenant-policies/{queue}/{tenant}   admin   set or drop one (tenant - : no tenant)
+    PUT|DELETE /key-limits/{type}       admin      running jobs per concurrency key of a type
     GET  /healthz                       none       the database answers and jq is installed
     GET  /openapi.json                  any token  this API's OpenAPI document
 """
@@ -51,7 +55,12 @@ from .models import (
     Health,
     Job,
     JSON_VALUE_SCHEMA,
+    KeyLimit,
+    KeyLimitRequest,
+    KeyLimitType,
     NewScheduleName,
+    PolicyQueue,
+    PolicyTenant,
     QueueList,
     QueueStats,
     RetryDeadRequest,
@@ -60,6 +69,13 @@ from .models import (
     ScheduleList,
     ScheduleName,
     ScheduleRequest,
+    TenantList,
+    TenantPolicy,
+    TenantPolicyList,
+    TenantPolicyRequest,
+    TenantPolicyRow,
+    TenantsQuery,
+    TenantStats,
 )
 
 __all__ = ["create_app", "DEFAULT_MAX_BODY_BYTES"]
@@ -75,7 +91,7 @@ _ERROR_DESCRIPTIONS = {
     401: "UNAUTHENTICATED: no bearer token, or not a configured one.",
     403: "FORBIDDEN: the token's scope does not include this route; PERMISSION_DENIED: the service's "
          "database role lacks a grant.",
-    404: "Not found (JOB_NOT_FOUND, SCHEDULE_NOT_FOUND).",
+    404: "Not found (JOB_NOT_FOUND, SCHEDULE_NOT_FOUND, POLICY_NOT_FOUND, KEY_LIMIT_NOT_FOUND).",
     409: "JOB_RUNNING: the job is running, cancellation was requested and is cooperative; "
          "JOB_FINISHED: it already finished (succeeded or dead).",
     413: "PAYLOAD_TOO_LARGE: the body exceeds the configured limit (default 1 MiB).",
@@ -89,6 +105,19 @@ _AUTH = (401, 403, 500, 503)
 JobId = Annotated[str, Path(description="The job id (a UUID).", json_schema_extra={"format": "uuid"})]
 NameParam = Annotated[ScheduleName, Path(description="Schedule name.")]
 NewNameParam = Annotated[NewScheduleName, Path(description="Schedule name: letters, digits and _ . : -")]
+PolicyQueueParam = Annotated[PolicyQueue, Path(description="A queue name, or * for every queue.")]
+PolicyTenantParam = Annotated[PolicyTenant, Path(
+    description="A tenant; * for every tenant without a policy of its own; - for jobs without a tenant.")]
+KeyLimitTypeParam = Annotated[KeyLimitType, Path(description="Job type.")]
+NO_TENANT = "-"  # the tenant path segment of jobs without a tenant
+
+
+def _policy_tenant(tenant: str) -> str | None:
+    return None if tenant == NO_TENANT else tenant
+
+
+def _tenant_label(tenant: str | None) -> str:
+    return "jobs without a tenant" if tenant is None else f"tenant {tenant!r}"
 
 
 def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -189,7 +218,8 @@ def create_app(
     async def enqueue(body: EnqueueRequest, _: Principal = producer) -> JSONResponse:
         result = await db.enqueue(type=body.type, payload=body.payload, queue=body.queue, priority=body.priority,
                                   run_at=body.run_at, max_attempts=body.max_attempts,
-                                  idempotency_key=body.idempotency_key, tenant=body.tenant)
+                                  idempotency_key=body.idempotency_key, tenant=body.tenant,
+                                  concurrency_key=body.concurrency_key)
         if result.duplicate:
             return _json(DuplicateJob(job_id=result.job_id, status=result.status))
         return _json(EnqueuedJob(job_id=result.job_id, status=result.status), 201)
@@ -293,6 +323,62 @@ def create_app(
                        dead=r["dead"])
             for r in rows]))
 
+    # -- fairness: tenants, tenant policies, key limits ---------------------------------
+
+    @app.get("/tenants", tags=["fairness"], summary="Per queue and tenant: counts and the policy in force",
+             response_model=None,
+             responses={200: {"model": TenantList, "description": "One entry per queue and tenant with live jobs."},
+                        **_errors(400, 422)})
+    async def tenants(query: Annotated[TenantsQuery, Query()], _: Principal = admin) -> JSONResponse:
+        rows = await db.tenants(query.queue)
+        return _json(TenantList(tenants=[TenantStats.model_validate(r) for r in rows]))
+
+    @app.get("/tenant-policies", tags=["fairness"], summary="List tenant policies", response_model=None,
+             responses={200: {"model": TenantPolicyList, "description": "Every policy, by queue and tenant."},
+                        **_errors()})
+    async def tenant_policies(_: Principal = admin) -> JSONResponse:
+        rows = await db.tenant_policies()
+        return _json(TenantPolicyList(policies=[TenantPolicyRow.model_validate(r) for r in rows]))
+
+    @app.put("/tenant-policies/{queue}/{tenant}", tags=["fairness"], summary="Set a tenant's weight and cap",
+             response_model=None,
+             responses={200: {"model": TenantPolicy, "description": "The policy as stored. A field left out is "
+                                                                    "left to a less specific policy (* rows)."},
+                        **_errors(400, 413, 422)})
+    async def tenant_policy_put(queue: PolicyQueueParam, tenant: PolicyTenantParam, body: TenantPolicyRequest,
+                                _: Principal = admin) -> JSONResponse:
+        row = await db.tenant_policy_set(queue, _policy_tenant(tenant), weight=body.weight,
+                                         max_running=body.max_running)
+        return _json(TenantPolicy.model_validate(row))
+
+    @app.delete("/tenant-policies/{queue}/{tenant}", tags=["fairness"], summary="Delete a tenant policy",
+                status_code=204, response_model=None, response_class=Response,
+                responses={204: {"description": "Deleted; the tenant falls back to a less specific policy, "
+                                                "else weight 1 and no cap."},
+                           **_errors(400, 404, 422)})
+    async def tenant_policy_delete(queue: PolicyQueueParam, tenant: PolicyTenantParam,
+                                   _: Principal = admin) -> Response:
+        who = _policy_tenant(tenant)
+        if not await db.tenant_policy_delete(queue, who):
+            raise ApiError(404, "POLICY_NOT_FOUND", f"No policy for {_tenant_label(who)} in queue {queue!r}.")
+        return Response(status_code=204)
+
+    @app.put("/key-limits/{type}", tags=["fairness"], summary="Set a type's limit per concurrency key",
+             response_model=None,
+             responses={200: {"model": KeyLimit, "description": "The limit as stored."}, **_errors(400, 413, 422)})
+    async def key_limit_put(type: KeyLimitTypeParam, body: KeyLimitRequest, _: Principal = admin) -> JSONResponse:
+        row = await db.key_limit_set(type, body.max_running)
+        return _json(KeyLimit.model_validate(row))
+
+    @app.delete("/key-limits/{type}", tags=["fairness"], summary="Delete a type's limit per concurrency key",
+                status_code=204, response_model=None, response_class=Response,
+                responses={204: {"description": "Deleted: back to 1 running job per concurrency key."},
+                           **_errors(400, 404, 422)})
+    async def key_limit_delete(type: KeyLimitTypeParam, _: Principal = admin) -> Response:
+        if not await db.key_limit_delete(type):
+            raise ApiError(404, "KEY_LIMIT_NOT_FOUND", f"Type {type!r} has no key limit.")
+        return Response(status_code=204)
+
     @app.get("/metrics", tags=["operations"], summary="Prometheus metrics", response_class=Response,
              response_model=None,
              responses={200: {"description": "Per-queue gauges: " + ", ".join(m[0] for m in metrics.METRICS) + ".",
@@ -327,6 +413,8 @@ def _document(app: FastAPI) -> dict[str, Any]:
                           {"name": "jobs", "description": "Enqueue, look up and cancel jobs (producer scope)."},
                           {"name": "schedules", "description": "Cron schedules in a named timezone (admin scope)."},
                           {"name": "dead letters", "description": "Jobs that used up their attempts (admin scope)."},
+                          {"name": "fairness", "description": "How tenants share a queue: weights, caps, "
+                                                              "concurrency-key limits (admin scope)."},
                           {"name": "operations", "description": "Queue figures, metrics, health."},
                       ])
     request_id = {"description": "The request's id: the caller's sane X-Request-Id, else a new one.",

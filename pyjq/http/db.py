@@ -82,12 +82,12 @@ class Database:
 
     async def enqueue(self, *, type: str, payload: dict[str, Any], queue: str, priority: int,
                       run_at: datetime | None, max_attempts: int | None, idempotency_key: str | None,
-                      tenant: str | None) -> client.EnqueueResult:
+                      tenant: str | None, concurrency_key: str | None = None) -> client.EnqueueResult:
         await self.open()
         async with self._pool.connection() as conn:
             return await client.enqueue_async(conn, type, payload, queue=queue, priority=priority, run_at=run_at,
                                               max_attempts=max_attempts, idempotency_key=idempotency_key,
-                                              tenant=tenant)
+                                              tenant=tenant, concurrency_key=concurrency_key)
 
     async def status(self, job_id: UUID) -> client.JobStatus | None:
         await self.open()
@@ -150,3 +150,30 @@ class Database:
 
     async def schedule_delete(self, name: str) -> bool:
         return bool(await self._scalar("select jq.jq_schedule_delete(p_name => %s::text)", [name]))
+
+    # -- fairness: tenants, tenant policies, key limits ---------------------------------
+
+    async def tenants(self, queue: str | None = None) -> list[dict[str, Any]]:
+        return await self._rows("select * from jq.jq_tenants(p_queue => %s::text)", [queue])
+
+    async def tenant_policies(self) -> list[dict[str, Any]]:
+        return await self._rows("select * from jq.jq_tenant_policies()")
+
+    async def tenant_policy_set(self, queue: str, tenant: str | None, *, weight: int | None,
+                                max_running: int | None) -> dict[str, Any]:
+        rows = await self._rows(
+            "select * from jq.jq_tenant_policy_set(p_queue => %s::text, p_tenant => %s::text,"
+            " p_weight => %s::integer, p_max_running => %s::integer)", [queue, tenant, weight, max_running])
+        return rows[0]
+
+    async def tenant_policy_delete(self, queue: str, tenant: str | None) -> bool:
+        return bool(await self._scalar(
+            "select jq.jq_tenant_policy_delete(p_queue => %s::text, p_tenant => %s::text)", [queue, tenant]))
+
+    async def key_limit_set(self, type: str, max_running: int) -> dict[str, Any]:
+        rows = await self._rows("select * from jq.jq_key_limit_set(p_type => %s::text, p_max_running => %s::integer)",
+                                [type, max_running])
+        return rows[0]
+
+    async def key_limit_delete(self, type: str) -> bool:
+        return bool(await self._scalar("select jq.jq_key_limit_delete(p_type => %s::text)", [type]))

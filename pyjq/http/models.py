@@ -30,6 +30,7 @@ from pydantic import (
     StrictStr,
     StringConstraints,
     WithJsonSchema,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
@@ -55,6 +56,15 @@ __all__ = [
     "QueueStats",
     "QueueList",
     "Health",
+    "TenantsQuery",
+    "TenantStats",
+    "TenantList",
+    "TenantPolicyRequest",
+    "TenantPolicy",
+    "TenantPolicyRow",
+    "TenantPolicyList",
+    "KeyLimitRequest",
+    "KeyLimit",
 ]
 
 INVALID_CHARACTER = "invalid_character"  # pydantic error type the service answers with 400
@@ -96,6 +106,7 @@ JobType = _text(1, 128, NOT_BLANK)
 QueueName = _text(1, 64, r"^[A-Za-z0-9_.:-]{1,64}$")
 IdempotencyKey = _text(1, 255, NOT_BLANK)
 Tenant = _text(1, 128, NOT_BLANK)
+ConcurrencyKey = _text(1, 255, NOT_BLANK)
 ScheduleName = _text(1, 128)
 # A name given to a schedule over HTTP travels as one URL path segment, so it keeps to a safe alphabet.
 NewScheduleName = _text(1, 128, r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
@@ -120,6 +131,9 @@ Priority = _integer(-32768, 32767)
 MaxAttempts = _integer(1, 1000)
 JitterSeconds = _integer(0, 86400)
 Limit = _integer(1, 2147483647)
+Weight = _integer(1, 1000)
+TenantMaxRunning = _integer(0, 1000000)
+KeyMaxRunning = _integer(1, 1000000)
 
 _RFC3339 = re.compile(
     r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
@@ -273,7 +287,11 @@ class EnqueueRequest(_Request):
         default=None, description="The same key in the same queue within its window (default 24 h) returns the first job."
     )
     queue: QueueName = Field(default="default", description="Queue name: letters, digits and _ . : -")
-    tenant: Tenant | None = Field(default=None, description="Tenant the job belongs to.")
+    tenant: Tenant | None = Field(
+        default=None, description="Tenant the job belongs to: within a priority, tenants of a queue take turns.")
+    concurrency_key: ConcurrencyKey | None = Field(
+        default=None, description="Jobs of this type with the same key run at most N at a time "
+                                  "(N = 1 unless set with PUT /key-limits/{type}).")
 
 
 class EnqueuedJob(_Response):
@@ -444,3 +462,84 @@ class QueueList(_Response):
 class Health(_Response):
     status: Literal["ok"] = "ok"
     schema_version: str = Field(description="The jq schema release installed in the database.")
+
+
+# -- fairness: tenants, tenant policies, key limits ------------------------------------------
+
+# Path segments (one URL segment each): no '/', and not made of dots and spaces only (a '.' or '..'
+# segment is folded away by URL normalisation before it reaches the service).
+_SEGMENT = r"^[^\x00/]*[^ \x00/.][^\x00/]*$"
+# A queue name, or '*' for every queue.
+PolicyQueue = _text(1, 64, r"^(\*|[A-Za-z0-9_.:-]*[A-Za-z0-9_:-][A-Za-z0-9_.:-]*)$")
+# A tenant, '*' for every tenant without a policy of its own, '-' for jobs without a tenant.
+PolicyTenant = _text(1, 128, _SEGMENT)
+KeyLimitType = _text(1, 128, _SEGMENT)
+
+
+class TenantsQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    queue: QueueName | None = Field(default=None, description="Only this queue.")
+
+
+class TenantStats(_Response):
+    queue: str
+    tenant: str | None = Field(description="Null: jobs without a tenant.")
+    ready: int = Field(description="Jobs ready to run now.")
+    scheduled: int = Field(description="Jobs waiting for a future runAt (new or retrying).")
+    running: int
+    weight: int = Field(description="The weight in force (shares of the queue; default 1).")
+    max_running: int | None = Field(description="The cap in force on running jobs; null: no cap.")
+    served: int = Field(description="Jobs given to the tenant while tenants shared the queue.")
+
+
+class TenantList(_Response):
+    tenants: list[TenantStats]
+
+
+def _policy_schema(schema: dict[str, Any]) -> None:
+    # At least one field, and neither is null: omit a field to leave it to a less specific policy.
+    schema["anyOf"] = [{"required": ["weight"]}, {"required": ["maxRunning"]}]
+    for prop in schema.get("properties", {}).values():
+        prop.pop("default", None)
+
+
+class TenantPolicyRequest(_Request):
+    model_config = ConfigDict(json_schema_extra=_policy_schema)
+    weight: Weight = Field(default=None, description="Shares of the queue within a priority (default 1).")
+    max_running: TenantMaxRunning = Field(
+        default=None, description="At most this many running jobs of the tenant in the queue; 0 pauses it.")
+
+    @model_validator(mode="after")
+    def _one_field(self) -> "TenantPolicyRequest":
+        if self.weight is None and self.max_running is None:
+            raise PydanticCustomError("policy_empty", "give weight, maxRunning or both")
+        return self
+
+
+class TenantPolicy(_Response):
+    model_config = ConfigDict(json_schema_extra={"example": {"queue": "emails", "tenant": "acme", "weight": 3,
+                                                             "maxRunning": 10}})
+    queue: str = Field(description="A queue, or * for every queue.")
+    tenant: str | None = Field(description="A tenant, * for every tenant without a policy of its own, "
+                                           "null for jobs without a tenant.")
+    weight: int | None = Field(description="Null: left to a less specific policy (else 1).")
+    max_running: int | None = Field(description="Null: left to a less specific policy (else no cap).")
+
+
+class TenantPolicyRow(TenantPolicy):
+    updated_at: datetime
+
+
+class TenantPolicyList(_Response):
+    policies: list[TenantPolicyRow]
+
+
+class KeyLimitRequest(_Request):
+    model_config = ConfigDict(json_schema_extra={"example": {"maxRunning": 2}})
+    max_running: KeyMaxRunning = Field(
+        description="At most this many jobs of the type that share a concurrencyKey run at once.")
+
+
+class KeyLimit(_Response):
+    type: str
+    max_running: int
