@@ -5,7 +5,7 @@ table on stdout.
     python bench/run.py            # default sizes, about 6-8 minutes on 2 cores
     python bench/run.py --quick    # small sizes, about 2 minutes: a smoke test, not figures
     python bench/run.py --full     # the issue's full sizes (bloat: 2,000,000 jobs)
-    python bench/run.py --only a,b # some figures only (a b c d e f g)
+    python bench/run.py --only a,b # some figures only (a b c d e f g h i)
 
 The server runs with PostgreSQL's default settings -- fsync, synchronous_commit
 and full_page_writes on -- except where it listens and the log line prefix
@@ -34,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import psycopg  # noqa: E402
 
 import baselines as base  # noqa: E402
+import explain_claim  # noqa: E402
+import fairness  # noqa: E402
 import jq_figures as jqf  # noqa: E402
 from common import BENCH, REPO, rnd  # noqa: E402
 from server import BenchServer  # noqa: E402
@@ -41,25 +43,40 @@ from server import BenchServer  # noqa: E402
 SIZES: dict[str, dict[str, Any]] = {
     "quick": dict(enqueue_seconds=3, pgbench_seconds=3, diag_seconds=2, batch=1000, drain_jobs=20_000, pgqueuer_jobs=20_000,
                   procrastinate_jobs=1_000, steady_seconds=10, steady_rate=1000, urgent_backlog=20_000,
-                  bloat_jobs=60_000, bloat_backlog=5_000, bloat_max_seconds=30, idle_seconds=10),
+                  bloat_jobs=60_000, bloat_backlog=5_000, bloat_max_seconds=30, idle_seconds=10,
+                  fair_backlog=100_000, fair_tenant_jobs=5_000, explain_sizes=[1_000, 10_000, 100_000],
+                  explain_many_jobs=100_000),
     "default": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=5, batch=1000, drain_jobs=100_000,
                     pgqueuer_jobs=100_000, procrastinate_jobs=3_000, steady_seconds=60, steady_rate=1000,
-                    urgent_backlog=100_000, bloat_jobs=500_000, bloat_backlog=10_000, bloat_max_seconds=120, idle_seconds=30),
+                    urgent_backlog=100_000, bloat_jobs=500_000, bloat_backlog=10_000, bloat_max_seconds=120, idle_seconds=30,
+                    fair_backlog=500_000, fair_tenant_jobs=20_000, explain_sizes=[1_000, 100_000, 1_000_000],
+                    explain_many_jobs=1_000_000),
     "full": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=10, batch=1000, drain_jobs=100_000,
                  pgqueuer_jobs=100_000, procrastinate_jobs=20_000, steady_seconds=60, steady_rate=1000,
-                 urgent_backlog=100_000, bloat_jobs=2_000_000, bloat_backlog=10_000, bloat_max_seconds=600, idle_seconds=60),
+                 urgent_backlog=100_000, bloat_jobs=2_000_000, bloat_backlog=10_000, bloat_max_seconds=600, idle_seconds=60,
+                 fair_backlog=1_000_000, fair_tenant_jobs=20_000, explain_sizes=[1_000, 100_000, 1_000_000],
+                 explain_many_jobs=1_000_000),
 }
 ISSUE_SIZES = {"drain_jobs": 100_000, "urgent_backlog": 100_000, "bloat_jobs": 2_000_000,
-               "steady_seconds": 60, "steady_rate": 1000}
+               "steady_seconds": 60, "steady_rate": 1000,
+               # issue #8: A's backlog of 1,000,000 (fairness, explain); 1,000,000 jobs over 1,000 tenants
+               "fair_backlog": 1_000_000, "explain_many_jobs": 1_000_000}
 
 # Worker configuration used by the figures (recorded in the results).
 DRAIN_SLOTS = 500        # per process: jq_claim(limit = free slots), up to 500 jobs per claim
 STEADY_SLOTS = 100
 URGENT_SLOTS = 10
 IDLE_WORKERS = 4
+FAIR_CLAIMERS = 2        # h: claimer processes, each jq_claim(limit FAIR_LIMIT) + jq_complete in a loop
+FAIR_LIMIT = 100
+EXPLAIN_SAMPLES = 200    # i: jq_claim(limit 10) calls timed per backlog and mode
 # The jq being measured: this working tree's sql/ (JQ_BENCH_SQL=DIR measures another copy).
 SQL_DIR = Path(os.environ.get("JQ_BENCH_SQL") or REPO / "sql")
 SERVER_CONF = {"log_line_prefix": "'%m [%p] %q%d '"}  # logging only: lets the idle figure count per database
+
+
+def _log(msg: str) -> None:
+    print(f"    {msg[:400]}", file=sys.stderr, flush=True)
 
 
 class Suite:
@@ -208,6 +225,19 @@ class Suite:
                                  "select pg_reload_conf()")
         if self.want("g"):
             F["g_idle"] = self.step("g: idle cost, 4 workers each (jq, PgQueuer, Procrastinate)", self.idle)
+        if self.want("h"):
+            dsn = self.fresh_db("bench_fairness")
+            F["h_fairness"] = self.step(
+                f"h: fair vs plain claim, A {s['fair_backlog']:,} + B..K 100 each; 11 x {s['fair_tenant_jobs']:,}",
+                lambda: fairness.run(dsn, s["fair_backlog"], s["fair_tenant_jobs"], claimers=FAIR_CLAIMERS,
+                                     limit=FAIR_LIMIT, log=_log))
+        if self.want("i"):
+            dsn = self.fresh_db("bench_explain_claim")
+            F["i_explain_claim"] = self.step(
+                f"i: jq_claim plans and latency, A at {', '.join(f'{x:,}' for x in s['explain_sizes'])}; "
+                f"{s['explain_many_jobs']:,} jobs over 1,000 tenants",
+                lambda: explain_claim.run(dsn, s["explain_sizes"], samples=EXPLAIN_SAMPLES,
+                                          many=(1_000, s["explain_many_jobs"]), log=_log))
 
     _raw_db: str | None = None
 
@@ -311,6 +341,20 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
         None if r is None else r <= 3)
     q = _get(F, "g_idle", "queries_per_s_per_worker")
     add("idle queries per second per worker", q, "<= 1", None if q is None else q <= 1)
+    h = F.get("h_fairness") or {}
+    r = _get(h, "one_big_tenant", "fair_over_plain_jobs_per_s")
+    n = _get(h, "one_big_tenant", "measure_first")
+    add(f"fair / plain drain jobs/s, A's backlog + B..K (first {n or 0:,} jobs)", r,
+        ">= 0.8 (fair at most 20% slower)", None if r is None else r >= 0.8)
+    r = _get(h, "equal_tenants", "fair_over_plain_jobs_per_s")
+    add("fair / plain drain jobs/s, 11 tenants with equal backlogs", r, ">= 0.8 (fair at most 20% slower)",
+        None if r is None else r >= 0.8)
+    i = F.get("i_explain_claim") or {}
+    r = i.get("fair_p50_largest_over_smallest")
+    sizes = [e.get("tenant_a_ready") for e in i.get("backlogs") or []]
+    add("jq_claim(10) p50 at the largest / the smallest backlog of tenant A", r,
+        "<= 1.5 (latency does not grow with the backlog)", None if r is None else r <= 1.5,
+        f"backlogs {sizes[0]:,} and {sizes[-1]:,}" if sizes else "")
     return t
 
 
@@ -371,10 +415,11 @@ def table(results: dict[str, Any]) -> str:
                  _fmt(_ratio(e.get("p95_ms"), 50), "× target") if e.get("p95_ms") is not None else "—"))
     f = F.get("f_bloat") or {}
     cp = f.get("claim_probe_ms") or {}
-    rows.append((f"f. bloat, {_fmt(f.get('jobs_through'))} jobs through", f"claim({cp.get('limit')}) statement latency",
-                 f"{_fmt(cp.get('end'), ' ms')} at end ({cp.get('find_buffers_end')} buffers to find the rows)",
-                 f"fresh {_fmt(cp.get('start'), ' ms')} ({cp.get('find_buffers_start')} buffers)",
-                 _fmt(cp.get("ratio"), "×") if cp.get("ratio") is not None else "—"))
+    if f:
+        rows.append((f"f. bloat, {_fmt(f.get('jobs_through'))} jobs through", f"claim({cp.get('limit')}) statement latency",
+                     f"{_fmt(cp.get('end'), ' ms')} at end ({cp.get('find_buffers_end')} buffers to find the rows)",
+                     f"fresh {_fmt(cp.get('start'), ' ms')} ({cp.get('find_buffers_start')} buffers)",
+                     _fmt(cp.get("ratio"), "×") if cp.get("ratio") is not None else "—"))
     ts, te = _get(f, "table", "start") or {}, _get(f, "table", "end") or {}
     if ts and te:
         rows.append(("f. bloat: jq.jobs heap+indexes", f"live rows {ts.get('live_rows')} → {te.get('live_rows')}",
@@ -395,6 +440,42 @@ def table(results: dict[str, Any]) -> str:
         bl("PgQueuer", g.get("pgqueuer_queries_per_s_per_worker"), " q/s") + "; "
         + bl("Procrastinate", g.get("procrastinate_queries_per_s_per_worker"), " q/s"),
         _ratio(g.get("queries_per_s_per_worker"), g.get("pgqueuer_queries_per_s_per_worker")), unit=" q/s")
+    h = F.get("h_fairness") or {}
+    big = h.get("one_big_tenant") or {}
+    if big.get("fair") and big.get("plain"):
+        fa, pl = big["fair"], big["plain"]
+        n_a = _fmt(_get(big, "backlog", "A"))
+        rows.append((f"h. B..K (10 x 100 jobs) behind A's {n_a}: until all done", "completion commits, 2 claimers",
+                     f"fair {_fmt(fa.get('small_tenants_done_s'), ' s')} ({_fmt(fa.get('a_jobs_before_small_done'))}"
+                     f" of A's jobs ran first)",
+                     f"plain {_fmt(pl.get('small_tenants_done_s'), ' s')} "
+                     f"({_fmt(pl.get('a_jobs_before_small_done'))} of A's first)",
+                     _fmt(_ratio(pl.get("small_tenants_done_s"), fa.get("small_tenants_done_s")),
+                          "× sooner (plain/fair)")))
+        row(f"h. drain, first {_fmt(_get(fa, 'drain_first', 'jobs'))} of that backlog", "completion commits",
+            _get(fa, "drain_first", "jobs_per_s"), bl("plain", _get(pl, "drain_first", "jobs_per_s")),
+            big.get("fair_over_plain_jobs_per_s"))
+    eq = h.get("equal_tenants") or {}
+    if eq.get("fair") and eq.get("plain"):
+        row(f"h. drain, {eq.get('tenants')} tenants x {_fmt(eq.get('jobs_per_tenant'))}", "completion commits",
+            _get(eq, "fair", "jobs_per_s"), bl("plain", _get(eq, "plain", "jobs_per_s")),
+            eq.get("fair_over_plain_jobs_per_s"))
+    i = F.get("i_explain_claim") or {}
+    bks = i.get("backlogs") or []
+    if bks:
+        lo, hi = bks[0], bks[-1]
+        rows.append((f"i. jq_claim(10) p50, A {_fmt(lo.get('tenant_a_ready'))} → {_fmt(hi.get('tenant_a_ready'))}"
+                     " ready + B..K 100 each", "claim call, own txn",
+                     " / ".join(_fmt(_get(e, "fair", "claim_ms", "p50_ms"), " ms") for e in bks) + " (fair)",
+                     "plain " + " / ".join(_fmt(_get(e, "plain", "claim_ms", "p50_ms"), " ms") for e in bks),
+                     _fmt(i.get("fair_p50_largest_over_smallest"), "× (largest/smallest)")))
+    many = i.get("many_tenants") or {}
+    if many.get("fair"):
+        rows.append((f"i. jq_claim(10) p50, {_fmt(many.get('jobs'))} jobs over {_fmt(many.get('tenants'))} tenants",
+                     "claim call, own txn", f"{_fmt(_get(many, 'fair', 'claim_ms', 'p50_ms'), ' ms')} (fair)",
+                     f"plain {_fmt(_get(many, 'plain', 'claim_ms', 'p50_ms'), ' ms')}",
+                     _fmt(_ratio(_get(many, "fair", "claim_ms", "p50_ms"), _get(many, "plain", "claim_ms", "p50_ms")),
+                          "×")))
     rows = [r for r in rows if "—" not in (r[2], r[2][:5]) and "p50 —" not in r[2]]
     out = ["| figure | counts | jq | same-run baseline | jq / baseline |", "|---|---|---|---|---|"]
     out += [f"| {' | '.join(r)} |" for r in rows]
@@ -471,7 +552,10 @@ def meta(server: BenchServer, profile: str, sizes: dict[str, Any]) -> dict[str, 
                                        "asyncpg", "uvloop")},
         "jq_worker": {"drain_slots_per_process": DRAIN_SLOTS, "steady_slots": STEADY_SLOTS,
                       "urgent_slots": URGENT_SLOTS, "idle_workers": IDLE_WORKERS,
-                      "other": "pyjq.Worker defaults (flush_size, flush_interval, poll_interval, lease)"},
+                      "other": "pyjq.Worker defaults (flush_size, flush_interval, poll_interval, lease)",
+                      "fairness_claimers": {"processes": FAIR_CLAIMERS, "limit": FAIR_LIMIT,
+                                            "how": "SQL loop jq_claim + jq_complete, no pyjq.Worker"},
+                      "explain_claim": {"limit": explain_claim.LIMIT, "samples": EXPLAIN_SAMPLES}},
     }
 
 
@@ -480,7 +564,7 @@ def main() -> None:
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
     g.add_argument("--full", action="store_true", help="the issue's full sizes")
-    ap.add_argument("--only", default="", help="comma-separated figures: a,b,c,d,e,f,g")
+    ap.add_argument("--only", default="", help="comma-separated figures: a,b,c,d,e,f,g,h,i")
     ap.add_argument("--out", default=str(BENCH / "results" / "latest.json"))
     args = ap.parse_args()
     profile = "quick" if args.quick else "full" if args.full else "default"
