@@ -49,7 +49,7 @@ SIZES: dict[str, dict[str, Any]] = {
     "default": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=5, batch=1000, drain_jobs=100_000,
                     pgqueuer_jobs=100_000, procrastinate_jobs=3_000, steady_seconds=60, steady_rate=1000,
                     urgent_backlog=100_000, bloat_jobs=500_000, bloat_backlog=10_000, bloat_max_seconds=120, idle_seconds=30,
-                    fair_backlog=500_000, fair_tenant_jobs=20_000, explain_sizes=[1_000, 100_000, 1_000_000],
+                    fair_backlog=1_000_000, fair_tenant_jobs=20_000, explain_sizes=[1_000, 100_000, 1_000_000],
                     explain_many_jobs=1_000_000),
     "full": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=10, batch=1000, drain_jobs=100_000,
                  pgqueuer_jobs=100_000, procrastinate_jobs=20_000, steady_seconds=60, steady_rate=1000,
