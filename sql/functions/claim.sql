@@ -13,9 +13,10 @@
 -- tenant that comes back after a pause (or is new) starts level with the
 -- tenants being served, never with credit for the time it was away.
 --
--- Cost: one index probe per (priority, tenant) group with pending jobs in the
--- queue, plus at most `limit` index entries per ready group: independent of
--- how many jobs the largest tenant has waiting.
+-- Cost: one index probe per (priority, tenant) group with due jobs in the
+-- queue (jobs for later wait outside the claim index, deferred), then the
+-- jobs handed out, read from each group's head: independent of how many jobs
+-- the largest tenant has waiting.
 
 -- Room left under the per-key cap of one (type, concurrency_key), as seen by
 -- the current snapshot; reads at most the cap's worth of index entries.
@@ -42,7 +43,8 @@ $$;
 -- group gets (its quota) from the tenants' virtual times alone, without
 -- reading jobs; lock that many of each group's oldest jobs, skipping rows
 -- other claimers hold; when a group runs dry, hand its unused slots out again
--- (a few rounds at most); check key caps; record the lanes; lease.
+-- (each round fills the claim or closes a group); check key caps; lease;
+-- record the lanes.
 create or replace function jq.jq_claim(
     p_queue  text,
     p_worker text,
