@@ -29,6 +29,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
+from .client import _scalar
 from .errors import from_psycopg
 
 __all__ = [
@@ -103,14 +104,5 @@ def _rows(conn: psycopg.Connection, sql: str, params: Sequence[Any]) -> list[dic
         with conn.cursor(row_factory=dict_row) as cur:
             cur.execute(sql, params)
             return cur.fetchall()
-    except psycopg.Error as exc:
-        raise from_psycopg(exc) from exc
-
-
-def _scalar(conn: psycopg.Connection, sql: str, params: Sequence[Any]) -> Any:
-    try:
-        with conn.cursor() as cur:
-            cur.execute(sql, params)
-            return cur.fetchone()[0]
     except psycopg.Error as exc:
         raise from_psycopg(exc) from exc
