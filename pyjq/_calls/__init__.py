@@ -1,0 +1,120 @@
+"""Every jq_* call pyjq makes, written once.
+
+A call is its SQL text (named arguments, explicit casts, so a new SQL
+argument or column never breaks a client) plus the shape and row type of its
+answer. Each call runs on a sync or an async psycopg connection, inside
+whatever transaction the caller has open, and maps database errors to
+pyjq's exceptions (:func:`pyjq.errors.from_psycopg`)::
+
+    ENQUEUE = One(EnqueueResult, "select job_id, status, duplicate from jq.jq_enqueue(p_type => %(type)s::text, ...)")
+    ENQUEUE.run(conn, type="send_welcome_email", ...)
+    await ENQUEUE.run_async(aconn, type=..., ...)
+
+Three shapes: :class:`Scalar` (the first column of the one row), :class:`One`
+(one row as a dataclass, or None) and :class:`Many` (every row as a
+dataclass). Row types are small frozen dataclasses; columns the dataclass
+does not know are ignored, so a column added in SQL never breaks an older
+client.
+
+The modules of this package group the calls by concern: ``jobs`` (enqueue,
+status, cancel), ``admin`` (dead letters, stats, maintenance, version),
+``policies`` (tenants, caps), ``schedules`` and ``worker`` (claim, finish,
+heartbeat, release, waiting marks). Nothing above this package holds SQL.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar
+
+import psycopg
+from psycopg.rows import dict_row
+
+from ..errors import from_psycopg
+
+__all__ = ["Scalar", "One", "Many", "from_row"]
+
+T = TypeVar("T")
+
+
+def from_row(cls: type[T], row: Mapping[str, Any]) -> T:
+    """Build a row dataclass by column name, ignoring columns it does not know."""
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in row.items() if k in names})
+
+
+class _Call:
+    """The SQL text of one call; the subclasses say what its answer is."""
+
+    __slots__ = ("sql",)
+
+    def __init__(self, sql: str):
+        self.sql = sql
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.sql!r})"
+
+    def _fetch(self, conn: psycopg.Connection, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        try:
+            with conn.cursor(row_factory=dict_row) as cur:
+                cur.execute(self.sql, params)
+                return cur.fetchall() if cur.description is not None else []
+        except psycopg.Error as exc:
+            raise from_psycopg(exc) from exc
+
+    async def _fetch_async(self, conn: psycopg.AsyncConnection, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        try:
+            async with conn.cursor(row_factory=dict_row) as cur:
+                await cur.execute(self.sql, params)
+                return await cur.fetchall() if cur.description is not None else []
+        except psycopg.Error as exc:
+            raise from_psycopg(exc) from exc
+
+
+class Scalar(_Call, Generic[T]):
+    """A call answering one value: the first column of its one row."""
+
+    __slots__ = ()
+
+    def run(self, conn: psycopg.Connection, **params: Any) -> T:
+        rows = self._fetch(conn, params)
+        return next(iter(rows[0].values()))  # type: ignore[no-any-return]
+
+    async def run_async(self, conn: psycopg.AsyncConnection, **params: Any) -> T:
+        rows = await self._fetch_async(conn, params)
+        return next(iter(rows[0].values()))  # type: ignore[no-any-return]
+
+
+class One(_Call, Generic[T]):
+    """A call answering at most one row, as the dataclass ``row_type`` (None without a row)."""
+
+    __slots__ = ("row_type",)
+
+    def __init__(self, row_type: type[T], sql: str):
+        super().__init__(sql)
+        self.row_type = row_type
+
+    def run(self, conn: psycopg.Connection, **params: Any) -> T | None:
+        rows = self._fetch(conn, params)
+        return from_row(self.row_type, rows[0]) if rows else None
+
+    async def run_async(self, conn: psycopg.AsyncConnection, **params: Any) -> T | None:
+        rows = await self._fetch_async(conn, params)
+        return from_row(self.row_type, rows[0]) if rows else None
+
+
+class Many(_Call, Generic[T]):
+    """A call answering rows, each as the dataclass ``row_type``."""
+
+    __slots__ = ("row_type",)
+
+    def __init__(self, row_type: type[T], sql: str):
+        super().__init__(sql)
+        self.row_type = row_type
+
+    def run(self, conn: psycopg.Connection, **params: Any) -> list[T]:
+        return [from_row(self.row_type, r) for r in self._fetch(conn, params)]
+
+    async def run_async(self, conn: psycopg.AsyncConnection, **params: Any) -> list[T]:
+        return [from_row(self.row_type, r) for r in await self._fetch_async(conn, params)]
