@@ -5,7 +5,7 @@ the worker module `# jobs.py`, driven as the README shows), its CLI enqueue
 runs, every relative link in README.md and docs/*.md resolves (file and
 heading), the README links every page of docs/, and every jq_* function
 installed in the database has a row in docs/sql-api.md (and every row names
-an installed function).
+an installed function), and the queries of docs/operations.md run as jq_admin.
 """
 
 from __future__ import annotations
@@ -173,3 +173,18 @@ def test_sql_api_has_a_row_for_every_installed_function(db):
     assert installed, "no jq_* functions found: is jq installed?"
     assert not installed - documented, f"no row in docs/sql-api.md for {sorted(installed - documented)}"
     assert not documented - installed, f"rows for functions not installed: {sorted(documented - installed)}"
+
+
+OPERATIONS = DOCS / "operations.md"
+
+
+@pytest.mark.parametrize("block", _code_blocks(OPERATIONS, "sql"), ids=lambda b: b.splitlines()[0][:40])
+def test_operations_queries_run_as_admin(db, block: str) -> None:
+    """The queries an operator copies at 3 a.m. run as jq_admin (grants: as the installer's role)."""
+    with db.transaction(force_rollback=True):
+        if block.lstrip().startswith("grant "):
+            db.execute("create role my_web_app; create role my_worker")
+        else:
+            db.execute("set local role jq_admin")
+        for statement in filter(str.strip, re.sub(r"--[^\n]*", "", block).split(";")):
+            db.execute(statement)
