@@ -179,7 +179,7 @@ OPERATIONS = DOCS / "operations.md"
 
 
 @pytest.mark.parametrize("block", _code_blocks(OPERATIONS, "sql"), ids=lambda b: b.splitlines()[0][:40])
-def test_operations_queries_run_as_admin(db, block: str) -> None:
+def test_operations_queries_run_as_admin(db: psycopg.Connection, block: str) -> None:
     """The queries an operator copies at 3 a.m. run as jq_admin (grants: as the installer's role)."""
     with db.transaction(force_rollback=True):
         if block.lstrip().startswith("grant "):
