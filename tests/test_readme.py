@@ -1,56 +1,190 @@
-"""The README's examples run: the worker module (`# jobs.py`) handles the jobs
-the README enqueues, driven by the CLI as the README shows."""
+"""The documentation cannot drift silently.
+
+The README's Python examples run (the install, the transactional enqueue and
+the worker module `# jobs.py`, driven as the README shows), its CLI enqueue
+runs, every relative link in README.md and docs/*.md resolves (file and
+heading), the README links every page of docs/, and every jq_* function
+installed in the database has a row in docs/sql-api.md (and every row names
+an installed function), and the queries of docs/operations.md run as jq_admin.
+"""
 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
+
+import psycopg
+import pytest
 
 import pyjq
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+SQL_API = DOCS / "sql-api.md"
+DOC_FILES = [README, *sorted(DOCS.glob("*.md"))]
+
+FENCED = re.compile(r"^```.*?^```", flags=re.S | re.M)
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
-def _python_block(marker: str) -> str:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
-    matching = [b for b in blocks if b.startswith(marker)]
-    assert matching, f"no python block starting with {marker!r} in README.md"
+def _code_blocks(path: Path, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```", path.read_text(), flags=re.S | re.M)
+
+
+# Every Python block of the README is one of these, each run by a test below.
+PYTHON_EXAMPLES = {
+    "install": lambda block: "pyjq.install(" in block,
+    "enqueue": lambda block: "pyjq.enqueue(" in block and "conn.transaction()" in block,
+    "worker": lambda block: block.startswith("# jobs.py"),
+}
+
+
+def _status(conn: psycopg.Connection, job_id: object) -> pyjq.JobStatus:
+    shown = pyjq.status(conn, str(job_id))
+    assert shown is not None, f"job {job_id} not found"
+    return shown
+
+
+def _python_example(name: str) -> str:
+    matching = [b for b in _code_blocks(README, "python") if PYTHON_EXAMPLES[name](b)]
+    assert len(matching) == 1, f"README.md should hold one {name} example, found {len(matching)}"
     return matching[0]
 
 
+def test_readme_python_blocks_are_all_tested():
+    for block in _code_blocks(README, "python"):
+        kinds = [name for name, is_kind in PYTHON_EXAMPLES.items() if is_kind(block)]
+        assert len(kinds) == 1, f"README python block not run by tests/test_readme.py:\n{block}"
+
+
+def test_readme_install_example(db, dsn, capsys):
+    exec(compile(_python_example("install"), "README.md:install", "exec"), {"dsn": dsn})
+    assert capsys.readouterr().out.strip().splitlines()[-1] == pyjq.version(db)
+
+
+def test_readme_enqueue_example(db, dsn, capsys):
+    db.execute("create table users (id bigint generated always as identity primary key, email text not null)")
+    exec(compile(_python_example("enqueue"), "README.md:enqueue", "exec"), {"dsn": dsn})
+    first, second = capsys.readouterr().out.splitlines()
+    job_id, status, duplicate = first.split()
+    assert (status, duplicate, second) == ("queued", "False", "queued")
+    user_id = db.execute("select id from users where email = 'ada@example.com'").fetchone()[0]
+    shown = _status(db, job_id)
+    assert shown.type == "send_welcome_email" and shown.priority == 5
+    again = pyjq.enqueue(db, "send_welcome_email", {"user_id": user_id}, idempotency_key=f"welcome:{user_id}")
+    assert again.duplicate and str(again.job_id) == job_id
+
+
 def test_readme_worker_example_runs_its_jobs(db, dsn, tmp_path, monkeypatch):
-    (tmp_path / "readme_jobs.py").write_text(_python_block("# jobs.py"))
+    (tmp_path / "readme_jobs.py").write_text(_python_example("worker"))
     monkeypatch.setenv("DATABASE_URL", dsn)
     monkeypatch.syspath_prepend(str(tmp_path))
-    import readme_jobs  # noqa: PLC0415 -- the module under test is written above
+    import readme_jobs  # type: ignore[import-not-found]  # the module under test, written above
 
     welcome = pyjq.enqueue(db, "send_welcome_email", {"user_id": 42}, priority=5, idempotency_key="welcome:42")
     charge = pyjq.enqueue(db, "charge_card", {"amount": 1250, "flaky": True})
     refused = pyjq.enqueue(db, "charge_card", {"amount": 0})
 
     summary = readme_jobs.worker.run_until_empty(timeout=30)
-    assert pyjq.status(db, welcome.job_id).status == "succeeded"
-    assert pyjq.status(db, refused.job_id).status == "dead"
+    assert _status(db, welcome.job_id).status == "succeeded"
+    assert _status(db, refused.job_id).status == "dead"
     # The flaky charge asked for a retry in 1 s; once due, it succeeds.
-    retry = pyjq.status(db, charge.job_id)
+    retry = _status(db, charge.job_id)
     assert retry.status == "failed_retrying" and summary.failed_retrying == 1
-    time.sleep(max(0.0, (retry.next_attempt_at - datetime.now(timezone.utc)).total_seconds()) + 0.05)
+    assert retry.next_attempt_at is not None
+    time.sleep(max(0.0, (retry.next_attempt_at - datetime.now(UTC)).total_seconds()) + 0.05)
     readme_jobs.worker.run_until_empty(timeout=30)
-    assert pyjq.status(db, charge.job_id).status == "succeeded"
+    assert _status(db, charge.job_id).status == "succeeded"
     sys.modules.pop("readme_jobs", None)
 
 
 def test_readme_cli_enqueue_and_status(db, dsn):
-    out = subprocess.run([sys.executable, "-m", "pyjq.cli", "enqueue", "generate_invoice_pdf",
-                          "--payload", '{"invoiceId": "inv_7731"}', "--run-at", "2026-11-01T00:05:00+05:30",
-                          "--dsn", dsn], capture_output=True, text=True, timeout=60)
+    lines = [line for block in _code_blocks(README, "sh") for line in block.splitlines()
+             if line.startswith("pyjq enqueue generate_invoice_pdf")]
+    assert len(lines) == 1, "README.md should show one `pyjq enqueue generate_invoice_pdf` command"
+    args = shlex.split(lines[0], comments=True)[1:]
+    out = subprocess.run([sys.executable, "-m", "pyjq.cli", *args, "--dsn", dsn],
+                         capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     job_id, status = out.stdout.split()[:2]
     assert status in ("queued", "scheduled")
-    shown = pyjq.status(db, job_id)
+    shown = _status(db, job_id)
     assert shown.type == "generate_invoice_pdf"
     assert shown.run_at.isoformat().startswith("2026-10-31T18:35:00")
+
+
+def _anchors(path: Path) -> set[str]:
+    """GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens, -1 -2 for repeats."""
+    seen: Counter[str] = Counter()
+    anchors = set()
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", FENCED.sub("", path.read_text()), flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.replace("`", "").strip().lower()).replace(" ", "-")
+        anchors.add(slug if not seen[slug] else f"{slug}-{seen[slug]}")
+        seen[slug] += 1
+    return anchors
+
+
+def _relative_links(path: Path) -> list[str]:
+    return [t for t in LINK.findall(FENCED.sub("", path.read_text()))
+            if not re.match(r"[a-z]+:", t)]
+
+
+@pytest.mark.parametrize("doc", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_resolve(doc: Path) -> None:
+    broken = []
+    for target in _relative_links(doc):
+        file_part, _, anchor = target.partition("#")
+        linked = (doc.parent / file_part).resolve() if file_part else doc
+        if not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
+            broken.append(f"{target}: no heading #{anchor} in {linked.relative_to(ROOT)}")
+    assert not broken, f"broken links in {doc.relative_to(ROOT)}: {broken}"
+
+
+def test_readme_links_every_doc():
+    linked = {(ROOT / t.partition("#")[0]).resolve() for t in _relative_links(README)}
+    unlinked = [p.name for p in DOCS.glob("*.md") if p.resolve() not in linked]
+    assert not unlinked, f"docs/ pages the README does not link: {unlinked}"
+
+
+def _sql_api_rows() -> set[str]:
+    """Function names documented in a table row of docs/sql-api.md (first cell: `jq_name(...)`)."""
+    names = set()
+    for line in SQL_API.read_text().splitlines():
+        if line.startswith("| `jq_"):
+            first_cell = line.split("|")[1]
+            names.update(re.findall(r"`(jq_\w+)\(", first_cell))
+    return names
+
+
+def test_sql_api_has_a_row_for_every_installed_function(db):
+    installed = {name for (name,) in db.execute(
+        "select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace"
+        " where n.nspname = 'jq' and p.proname like 'jq\\_%'")}
+    documented = _sql_api_rows()
+    assert installed, "no jq_* functions found: is jq installed?"
+    assert not installed - documented, f"no row in docs/sql-api.md for {sorted(installed - documented)}"
+    assert not documented - installed, f"rows for functions not installed: {sorted(documented - installed)}"
+
+
+OPERATIONS = DOCS / "operations.md"
+
+
+@pytest.mark.parametrize("block", _code_blocks(OPERATIONS, "sql"), ids=lambda b: b.splitlines()[0][:40])
+def test_operations_queries_run_as_admin(db: psycopg.Connection, block: str) -> None:
+    """The queries an operator copies at 3 a.m. run as jq_admin (grants: as the installer's role)."""
+    with db.transaction(force_rollback=True):
+        if block.lstrip().startswith("grant "):
+            db.execute("create role my_web_app; create role my_worker")
+        else:
+            db.execute("set local role jq_admin")
+        for statement in filter(str.strip, re.sub(r"--[^\n]*", "", block).split(";")):
+            db.execute(statement)
