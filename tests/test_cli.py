@@ -21,7 +21,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner, Result
 
-from pyjq._cli import cli
+from pyjq.cli.app import cli
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -35,12 +35,12 @@ import click
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
-from . import __version__
-from . import client
-from . import policies
-from . import scheduler as schedules_api
-from .errors import JQError, NotInstalled, from_psycopg
-from .install import install as _install
+from .. import __version__
+from .. import client
+from .. import policies
+from .. import scheduler as schedules_api
+from ..errors import JQError, NotInstalled, from_psycopg
+from ..install import install as _install
 
 __all__ = ["cli", "main"]
 
@@ -1065,7 +1065,7 @@ def serve(ctx: click.Context, host: str, port: int, dsn: str | None, max_body: i
     try:
         import uvicorn
 
-        from .http import TokenConfigError, create_app, load_tokens
+        from ..http import TokenConfigError, create_app, load_tokens
     except ModuleNotFoundError as exc:
         raise CLIError(f"pyjq serve needs {exc.name}: pip install 'pyjq[server]'", exit_code=2) from exc
     try:
@@ -1104,8 +1104,8 @@ def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int
     the story expects.
     """
     try:
-        from .dev.localpg import LocalPostgresError
-        from .dev.run import run
+        from ..dev.localpg import LocalPostgresError
+        from ..dev.run import run
     except ModuleNotFoundError as exc:
         raise CLIError(f"pyjq dev needs {exc.name}: pip install 'pyjq[demo]'", exit_code=2) from exc
     dsn = dsn or ctx.find_root().params.get("dsn") or os.environ.get("DATABASE_URL") or None

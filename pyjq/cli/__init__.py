@@ -1,4 +1,4 @@
-"""The `pyjq` command. Its implementation (pyjq/_cli.py) needs click, which
+"""The `pyjq` command. Its implementation (pyjq/cli/app.py) needs click, which
 comes with the `cli` extra so that the core package depends on psycopg,
 psycopg_pool and croniter only: pip install 'pyjq[cli]'."""
 
@@ -11,7 +11,7 @@ from typing import NoReturn
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     try:
-        from ._cli import main as run
+        from .app import main as run
     except ModuleNotFoundError as exc:
         if exc.name != "click":
             raise
@@ -19,6 +19,3 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         raise SystemExit(2) from None
     run(argv)
 
-
-if __name__ == "__main__":
-    main()
