@@ -23,6 +23,8 @@ _QUEUE_NAME = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")  # what jq_enqueue accepts
 
 
 class ImportTarget(click.ParamType):
+    """MODULE:ATTR, as (module, attr)."""
+
     name = "MODULE:ATTR"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
@@ -35,6 +37,8 @@ class ImportTarget(click.ParamType):
 
 
 class QueueSlots(click.ParamType):
+    """NAME=SLOTS for --queue, as (name, slots)."""
+
     name = "NAME=SLOTS"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, int]:
