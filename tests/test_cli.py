@@ -21,7 +21,7 @@ import psycopg
 import pytest
 from click.testing import CliRunner, Result
 
-from pyjq._cli import cli
+from pyjq.cli.app import cli
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -468,6 +468,22 @@ def test_python_dash_m_in_a_subprocess(db: psycopg.Connection, dsn: str) -> None
     assert len(bad.stderr.splitlines()) == 1 and bad.stderr.startswith("error: --payload is not valid JSON")
     assert job_count(db) == 1
     assert subprocess.run(base + ["--help"], env=env, capture_output=True, timeout=60).returncode == 0
+
+
+# A None entry in sys.modules makes `import click` raise ModuleNotFoundError(name="click").
+_HIDE_CLICK = "import sys; sys.modules['click'] = None; "
+
+
+@pytest.mark.parametrize("code", [
+    "from pyjq.cli import main; main()",  # what the console script runs
+    "import runpy; runpy.run_module('pyjq.cli', run_name='__main__')",  # python -m pyjq.cli
+], ids=["entry-point", "python-m"])
+def test_without_click_the_command_says_to_install_the_cli_extra(code: str) -> None:
+    result = subprocess.run([sys.executable, "-c", _HIDE_CLICK + code, "stats"], env=_subprocess_env(None),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == "error: the pyjq command needs click: pip install 'pyjq[cli]'\n"
 
 
 # -- pyjq worker ----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import pyjq
-from pyjq._cli import cli
+from pyjq.cli.app import cli
 
 LIVENESS = 120.0  # seconds a concurrent scenario may take before it is declared stuck
 

@@ -464,7 +464,7 @@ def test_run_async_fires_due_slots_until_stopped(db: psycopg.Connection, dsn: st
 def _cli(*args: str) -> Any:
     from click.testing import CliRunner
 
-    from pyjq._cli import cli
+    from pyjq.cli.app import cli
     result = CliRunner().invoke(cli, list(args), env={"DATABASE_URL": None}, prog_name="pyjq")
     assert "Traceback" not in result.output, result.output
     return result
