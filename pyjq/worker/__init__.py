@@ -113,10 +113,10 @@ from psycopg.types.datetime import TimestamptzLoader
 from psycopg.types.json import JsonbLoader, JsonLoader
 from psycopg_pool import AsyncConnectionPool
 
-from ._worker_threads import HandlerThreads
-from .errors import from_psycopg
-from .job import Discard, Job, Retry
-from .scheduler import Scheduler
+from .threads import HandlerThreads
+from ..errors import from_psycopg
+from ..job import Discard, Job, Retry
+from ..scheduler import Scheduler
 
 __all__ = ["Worker", "RunSummary"]
 
