@@ -34,7 +34,7 @@ handlers, batches calls and keeps connections healthy:
 * Timeouts (``@worker.handler("x", timeout=30)``): a coroutine is cancelled
   and the attempt fails with a TimeoutError; a thread cannot be killed, so its
   ``job.cancelled`` is set and its slot stays busy until it returns.
-* Shutdown (``stop()``, or SIGTERM/SIGINT under ``run()``): claiming stops,
+* Shutdown (``shutdown``; ``stop()``, or SIGTERM/SIGINT under ``run()``): claiming stops,
   running jobs get ``shutdown_grace`` seconds to finish, the rest are handed
   back with ``jq_release``, results are flushed. A second signal skips the
   grace period.
@@ -66,28 +66,29 @@ at their ``next_attempt_at``, which ``jq_fail`` returns. Other retries and
 released jobs are found by the safety poll.
 
 Layout. ``Worker`` (this module) holds the configuration and the handler
-registry, starts the parts of a run, supervises them (a part that fails is
-logged and restarted) and runs the shutdown. The parts, each one task of a
-run, share only a :class:`~pyjq.worker.state.RunState`:
+registry, starts the parts of a run and supervises them (a part that fails is
+logged and restarted). The parts share only a
+:class:`~pyjq.worker.state.RunState` (queues and their slots, runs, the result
+buffer; every field has one writer, a method of the object holding it, e.g.
+``queue.wake()``):
 
-* ``state``: queues and their slots, runs, the result buffer; every field has
-  one writer, a method of the object holding it (``queue.wake()``).
-* ``claimer``: decides which queues are due, claims them, starts the runs.
-* ``executor``: runs a handler (timeout, cancellation) and turns how it ended
-  into a result (error text: ``errortext``); plain functions on ``threads``.
-* ``completer``: writes results in batches, retries and splits refused batches.
-* ``listener``: the LISTEN connection, notifications, ``jq_set_waiting`` marks.
-* ``heartbeat``, ``maintenance``: each on its own timer; ``release``: the
-  shutdown's hand-back of running jobs.
-* ``connections`` (the pool), ``log``, ``timing`` (backoff): used by all.
+* ``claimer`` decides which queues are due, claims them, starts the runs;
+* ``executor`` runs a handler (timeout, cancellation) and turns how it ended
+  into a result (``errortext``; plain functions on ``threads``);
+* ``completer`` writes results in batches and splits refused batches;
+* ``listener`` owns the LISTEN connection and the ``jq_set_waiting`` marks;
+* ``heartbeat`` and ``maintenance`` each run on their own timer;
+* ``shutdown`` orders the end of a run, ``release`` hands running jobs back;
+* ``connections`` (the pool), ``log`` and ``timing`` serve them all.
 
-Imports point one way: the parts import ``state``, the helpers and
-``pyjq._calls.worker`` (which holds every statement the worker sends), never
-each other. The claimer starts runs and marks queues waiting through two
-callables the Worker hands it (the executor's ``start``, the listener's
-``set_waiting``) rather than importing those parts. Shutdown stays in Worker:
-it orders the parts (claimer first, then the grace period, release, the last
-flush), which is supervision rather than any one part's business.
+Imports point one way: the parts import ``state``, those helpers and
+``pyjq._calls.worker`` (every statement the worker sends), and no part imports
+another (``shutdown`` uses ``release``); the claimer reaches the executor and the listener only through the two
+callables the Worker hands it (``start``, ``set_waiting``). A new periodic
+task (a worker registry heartbeat, crash rescue) is a part like
+``maintenance``: a class with its own timer, started in ``_start_parts``; the
+LISTEN connection takes its conninfo separately from the pool's, so it can
+point elsewhere (a PgBouncer-safe listen dsn).
 """
 
 from __future__ import annotations
@@ -97,7 +98,6 @@ import os
 import secrets
 import signal
 import socket
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
@@ -110,21 +110,18 @@ from ..job import Job
 from ..scheduler import Scheduler
 from .claimer import Claimer
 from .completer import Completer
-from .connections import POOL_TIMEOUT, Connections, worker_conninfo
+from .connections import Connections, worker_conninfo
 from .executor import Executor, is_async
 from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
 from .maintenance import Maintenance
-from .release import release_running
+from .shutdown import shut_down
 from .state import Handler, RunState
 from .threads import HandlerThreads
-from .timing import Backoff, wait
+from .timing import Backoff
 
 __all__ = ["RunSummary", "Worker"]
-
-_RELEASE_TIMEOUT = 10.0  # graceful shutdown: how long to keep trying jq_release / the last flush
-_ABORT_TIMEOUT = 2.0  # the same after a second signal
 
 F = TypeVar("F", bound=Callable[[Job], Any])
 
@@ -423,7 +420,7 @@ class Worker:
             listener=listener,
             executor=executor,
             claimer=Claimer(state, connections, worker_name=self.name, lease=self.lease,
-                            poll_interval=self.poll_interval, handlers=dict(self._handlers),
+                            poll_interval=self.poll_interval, handlers=self._handlers,
                             start=executor.start, set_waiting=listener.set_waiting),
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
             heartbeat=Heartbeat(state, connections, worker_name=self.name, lease=self.lease,
@@ -480,49 +477,10 @@ class Worker:
         self._stop_early = None
         parts.done.set()
 
-    # -- shutdown ------------------------------------------------------------------
-
     async def _shutdown(self, parts: _Parts) -> None:
-        """Claiming stops, running jobs get the grace period, the rest are released, results flushed."""
-        state = parts.state
-        claimer = parts.tasks.get("claimer")
-        if claimer is not None and not claimer.done():
-            # A claim in flight is let finish (cancelling it could lose the jobs it leased).
-            await asyncio.wait({claimer}, timeout=_ABORT_TIMEOUT if state.abort.is_set() else POOL_TIMEOUT + 1)
-            claimer.cancel()
-        waiting = [q for q in state.queues if q.waiting]
-        if waiting:
-            # No longer waiting: inserts stop paying for a NOTIFY to this worker.
-            unmark = asyncio.ensure_future(parts.listener.set_waiting(waiting, False))
-            await asyncio.wait({unmark}, timeout=_ABORT_TIMEOUT)
-        await self._grace_period(state)
-        state.deadline = time.monotonic() + (_ABORT_TIMEOUT if state.abort.is_set() else _RELEASE_TIMEOUT)
-        if state.runs:
-            await release_running(state, parts.connections, self.name)
-        # Flush what is buffered, then let the flusher exit.
-        state.results.hurry()
-        flusher = parts.tasks.get("flusher")
-        while state.results.unwritten and flusher is not None and not flusher.done():
-            state.changed.clear()
-            if not await wait(state.changed, max(0.0, state.deadline - time.monotonic()) + 1.0):
-                break
-        if state.results.unwritten:
-            logger.error("worker %s: %d results were not written; those jobs run again after their lease "
-                         "expires", self.name, state.results.unwritten)
-
-    async def _grace_period(self, state: RunState) -> None:
-        """Until the running jobs are done, shutdown_grace has passed or the stop is an abort."""
-        if not state.runs or state.abort.is_set():
-            return
-        logger.info("worker %s: waiting up to %g s for %d running jobs", self.name, self.shutdown_grace,
-                    len(state.runs))
-        grace_end = time.monotonic() + self.shutdown_grace
-        while state.runs and not state.abort.is_set():
-            left = grace_end - time.monotonic()
-            if left <= 0:
-                break
-            state.changed.clear()
-            await wait(state.changed, left)
+        await shut_down(parts.state, parts.connections, worker_name=self.name, grace=self.shutdown_grace,
+                        claimer=parts.tasks.get("claimer"), flusher=parts.tasks.get("flusher"),
+                        set_waiting=parts.listener.set_waiting)
 
 
 def _check_queues(queues: Mapping[str, int]) -> dict[str, int]:
