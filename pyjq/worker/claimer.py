@@ -144,9 +144,9 @@ class Claimer:
             locked_until=row.locked_until,
             worker=self._name,
         )
-        run = Run(job, q, self._handlers.get(job.type), time.monotonic())
-        if row.unreadable:
-            run.undecodable = "pyjq cannot read this job: " + "; ".join(f"{k}: {v}" for k, v in row.unreadable.items())
+        undecodable = ("pyjq cannot read this job: " + "; ".join(f"{k}: {v}" for k, v in row.unreadable.items())
+                       if row.unreadable else None)
+        run = Run(job, q, self._handlers.get(job.type), time.monotonic(), undecodable=undecodable)
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug("job started id=%s type=%s queue=%s attempt=%d/%d", job.id, job.type, job.queue,
                          job.attempts, job.max_attempts)
