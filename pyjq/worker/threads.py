@@ -69,7 +69,7 @@ class HandlerThreads:
             loop, fut, ctx, fn, arg = self._work.get()
             try:
                 result, error = ctx.run(fn, arg), None
-            except Exception as exc:  # noqa: BLE001 - handed to the event loop as is
+            except Exception as exc:  # handed to the event loop as is
                 result, error = None, exc
             except BaseException as exc:  # SystemExit and the like must not reach the loop
                 error = RuntimeError(f"handler raised {type(exc).__name__}: {exc}")

@@ -1,0 +1,146 @@
+"""Reporting: results are written in batches, and the writes retried.
+
+Results are written as soon as ``flush_size`` are waiting or
+``flush_interval`` after the first one: one statement calls ``jq_complete``
+for the successes and ``jq_fail`` for each failure. Nothing is written before
+its handler returned. A queue whose last claim came back short is claimed once
+more after a batch of its results is written: the finished jobs may have held a
+tenant cap or a concurrency-key limit that kept pending jobs back (no NOTIFY
+says so). A batch the database refuses (not a connection problem) is written
+result by result (split-retry), so one bad result (say, a ``Retry`` delay
+jq_fail rejects) cannot hold up the others. While the database is unreachable
+the results wait and the write is retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+
+import psycopg
+
+from .._calls.worker import COMPLETE, FINISH, Finished
+from .connections import DATABASE_ERRORS, Connections
+from .errortext import clean
+from .log import log_db_error, logger, oneline
+from .state import Queue, Result, RunState
+from .timing import Backoff
+
+__all__ = ["Completer"]
+
+
+class Completer:
+    def __init__(self, state: RunState, connections: Connections, *, worker_name: str, flush_interval: float):
+        self._state = state
+        self._connections = connections
+        self._name = worker_name
+        self._flush_interval = flush_interval
+
+    async def run(self) -> None:
+        """The flush loop: a batch whenever results are waiting (runs until cancelled)."""
+        state, results = self._state, self._state.results
+        while True:
+            await results.arrived()
+            if not results.pending:
+                continue
+            if (self._flush_interval and not state.stop.is_set() and results.pending < results.flush_size
+                    and not state.quiescent):
+                await results.more_within(self._flush_interval)
+            batch = results.take_batch()
+            try:
+                await self._write(batch)
+            finally:
+                results.batch_done()
+            if state.drain:
+                state.queues.kick.set()
+            elif not state.stop.is_set():
+                self._reclaim_after_finish({r.run.queue for r in batch})
+            if results.pending:
+                results.recheck()
+
+    def _reclaim_after_finish(self, queues: set[Queue]) -> None:
+        """A job that finished may have held a tenant's cap or a concurrency key's
+        limit (jq_tenant_policy_set, jq_key_limit_set), so pending jobs a claim
+        skipped may be claimable now that its result is committed. A queue whose
+        last claim came back short is claimed once more, rather than at its next
+        safety poll (no NOTIFY says a cap freed up)."""
+        for q in queues:
+            if not q.more and q.free > 0:
+                q.wake()
+
+    async def _write(self, batch: list[Result]) -> None:
+        """Write results, retrying while the database is unreachable. A result the
+        database refuses (not a connection problem) is retried alone, then
+        without its retry_in/discard, then logged and dropped: its lease
+        expires and the job runs again."""
+        state = self._state
+        backoff = Backoff()
+        pending = batch
+        while pending:
+            try:
+                outcomes = await self._write_once(pending)
+            except psycopg.OperationalError as exc:
+                if state.abort.is_set() or (state.stop.is_set() and time.monotonic() > state.deadline):
+                    logger.error("worker %s: could not write the results of %d jobs (%s); they run again "
+                                 "after their lease expires", self._name, len(pending), oneline(exc))
+                    return
+                log_db_error(self._name, "write results", exc)
+                await asyncio.sleep(backoff.next())
+                continue
+            except DATABASE_ERRORS as exc:
+                if len(pending) > 1:
+                    for result in pending:
+                        await self._write([result])
+                    return
+                plain = _without_request(pending[0], exc)
+                if plain is None:
+                    logger.error("job %s: could not record its outcome (%s); it runs again after its lease "
+                                 "expires", pending[0].run.job.id, oneline(exc))
+                    return
+                pending = [plain]
+                continue
+            for result, status, next_at in outcomes:
+                state.outcomes.record(result.run.job, status, result.duration_ms, next_at, result.error)
+                if status == "failed_retrying" and next_at is not None:
+                    _wake_for_retry(result.run.queue, next_at)
+            return
+
+    async def _write_once(self, batch: list[Result]) -> list[tuple[Result, str, datetime | None]]:
+        """One statement: jq_complete for the successes, jq_fail for each failure."""
+        stats = self._state.stats
+        done_ok = [r.run.job.id for r in batch if r.ok]
+        failed = [r for r in batch if not r.ok]
+        stats["round_trips"] += 1
+        stats["complete"] += 1 if done_ok else 0
+        stats["fail"] += len(failed)
+        rows: list[Finished]
+        async with self._connections.connection() as conn:
+            if not failed:
+                rows = await COMPLETE.run_async(conn, job_ids=done_ok, worker=self._name)
+            else:
+                rows = await FINISH.run_async(
+                    conn, job_ids=done_ok, worker=self._name, failed_ids=[r.run.job.id for r in failed],
+                    errors=[r.error for r in failed], retry_in=[r.retry_in for r in failed],
+                    discard=[r.discard for r in failed])
+        outcome = {row.job_id: (row.status, row.next_attempt_at) for row in rows}
+        # A success missing from jq_complete's answer: this worker no longer held the job.
+        return [(r, *outcome.get(r.run.job.id, ("lease_lost", None))) for r in batch]
+
+
+def _without_request(result: Result, refusal: Exception) -> Result | None:
+    """A failure whose retry_in/discard request jq_fail refused, as a plain failure
+    (None if there is nothing left to drop)."""
+    if result.ok or (result.retry_in is None and not result.discard):
+        return None
+    logger.error("job %s: jq_fail refused its retry/discard request (%s); recording a plain "
+                 "failure", result.run.job.id, oneline(refusal))
+    return Result(result.run, result.duration_ms, ok=False, error=clean(
+        f"{result.error}\n(pyjq: jq_fail refused retry_in={result.retry_in} "
+        f"discard={result.discard}: {oneline(refusal)})"))
+
+
+def _wake_for_retry(q: Queue, next_at: datetime) -> None:
+    """Claim the queue when our failed job's next attempt is due (no NOTIFY says so)."""
+    delay = (next_at - datetime.now(UTC)).total_seconds()
+    q.wake_at_time(time.monotonic() + max(0.0, delay) + 0.05)
