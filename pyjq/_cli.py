@@ -826,14 +826,14 @@ def tenants(ctx: click.Context, queue: str | None, dsn: str | None, as_json: boo
     with _connect(ctx, dsn) as conn:
         rows = policies.tenants(conn, queue)
     if as_json:
-        _echo_json(rows)
+        _echo_json([asdict(r) for r in rows])
         return
     if not rows:
         click.echo("no live jobs" + (f" in queue {queue}" if queue else ""))
         return
     _table(["QUEUE", "TENANT", "READY", "SCHEDULED", "RUNNING", "WEIGHT", "MAX RUNNING", "SERVED"],
-           [[r["queue"], _fmt(r["tenant"]), str(r["ready"]), str(r["scheduled"]), str(r["running"]),
-             str(r["weight"]), _fmt(r["max_running"]), str(r["served"])] for r in rows],
+           [[r.queue, _fmt(r.tenant), str(r.ready), str(r.scheduled), str(r.running),
+             str(r.weight), _fmt(r.max_running), str(r.served)] for r in rows],
            right={2, 3, 4, 5, 6, 7})
 
 
@@ -875,11 +875,11 @@ def policy_set(ctx: click.Context, queue: str, tenant: str | None, no_tenant: bo
     with _connect(ctx, dsn) as conn:
         row = policies.tenant_policy_set(conn, queue, tenant_value, weight=weight, max_running=max_running)
     if as_json:
-        _echo_json(row)
+        _echo_json(asdict(row))
         return
-    click.echo(f"policy of {_tenant_text(row['tenant'])} in queue {row['queue']}: "
-               f"weight {_fmt_cap(row['weight'], 'inherited')}, "
-               f"max running {_fmt_cap(row['max_running'], 'inherited')}")
+    click.echo(f"policy of {_tenant_text(row.tenant)} in queue {row.queue}: "
+               f"weight {_fmt_cap(row.weight, 'inherited')}, "
+               f"max running {_fmt_cap(row.max_running, 'inherited')}")
 
 
 @policy.command("delete", short_help="Delete the policy of TENANT in QUEUE.")
@@ -914,13 +914,13 @@ def policy_list(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     with _connect(ctx, dsn) as conn:
         rows = policies.tenant_policies(conn)
     if as_json:
-        _echo_json(rows)
+        _echo_json([asdict(r) for r in rows])
         return
     if not rows:
         click.echo("no tenant policies")
         return
     _table(["QUEUE", "TENANT", "WEIGHT", "MAX RUNNING", "UPDATED"],
-           [[r["queue"], _fmt(r["tenant"]), _fmt(r["weight"]), _fmt(r["max_running"]), _fmt(r["updated_at"])]
+           [[r.queue, _fmt(r.tenant), _fmt(r.weight), _fmt(r.max_running), _fmt(r.updated_at)]
             for r in rows],
            right={2, 3})
 
@@ -943,9 +943,9 @@ def key_limit_set(ctx: click.Context, type_: str, max_running: int, dsn: str | N
     with _connect(ctx, dsn) as conn:
         row = policies.key_limit_set(conn, type_, max_running)
     if as_json:
-        _echo_json(row)
+        _echo_json(asdict(row))
         return
-    click.echo(f"key limit of type {row['type']}: at most {row['max_running']} running per concurrency key")
+    click.echo(f"key limit of type {row.type}: at most {row.max_running} running per concurrency key")
 
 
 @key_limit.command("delete", short_help="Delete the key limit of TYPE (back to 1).")

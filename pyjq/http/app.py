@@ -38,6 +38,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from .. import __version__
+from .._calls import schedules as schedule_calls
+from ..cron import CronTimes
 from . import metrics
 from .auth import Principal, TokenStore, load_tokens, parse_tokens, require
 from .db import Database
@@ -136,13 +138,11 @@ def _job_uuid(value: str) -> UUID:
 
 
 def _first_slot(cron: str, timezone: str) -> datetime:
-    from ..scheduler import CronTimes
-
     return CronTimes(cron, timezone).next_after(datetime.now(dt_timezone.utc))
 
 
-def _schedule(row: Mapping[str, Any]) -> Schedule:
-    return Schedule.model_validate({k: row.get(k) for k in Schedule.model_fields})
+def _schedule(row: schedule_calls.Schedule) -> Schedule:
+    return Schedule.model_validate(row, from_attributes=True)
 
 
 def create_app(
@@ -299,7 +299,7 @@ def create_app(
              responses={200: {"model": DeadGroupList, "description": "Groups, largest first."}, **_errors(400, 422)})
     async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = admin) -> JSONResponse:
         rows = await db.dead_groups(since=query.since, type=query.type)
-        return _json(DeadGroupList(groups=[DeadGroup.model_validate(r) for r in rows]))
+        return _json(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))
 
     @app.post("/dead-letter/retry", tags=["dead letters"], summary="Requeue a group of dead jobs", status_code=202,
               response_model=None,
@@ -317,10 +317,10 @@ def create_app(
     async def queues(_: Principal = admin) -> JSONResponse:
         rows = await db.stats()
         return _json(QueueList(queues=[
-            QueueStats(queue=r["queue"], ready=r["ready"], scheduled=r["scheduled"], running=r["running"],
-                       oldest_ready_age_seconds=(r["oldest_ready_age"].total_seconds()
-                                                 if r["oldest_ready_age"] is not None else None),
-                       dead=r["dead"])
+            QueueStats(queue=r.queue, ready=r.ready, scheduled=r.scheduled, running=r.running,
+                       oldest_ready_age_seconds=(r.oldest_ready_age.total_seconds()
+                                                 if r.oldest_ready_age is not None else None),
+                       dead=r.dead)
             for r in rows]))
 
     # -- fairness: tenants, tenant policies, key limits ---------------------------------
@@ -331,14 +331,14 @@ def create_app(
                         **_errors(400, 422)})
     async def tenants(query: Annotated[TenantsQuery, Query()], _: Principal = admin) -> JSONResponse:
         rows = await db.tenants(query.queue)
-        return _json(TenantList(tenants=[TenantStats.model_validate(r) for r in rows]))
+        return _json(TenantList(tenants=[TenantStats.model_validate(r, from_attributes=True) for r in rows]))
 
     @app.get("/tenant-policies", tags=["fairness"], summary="List tenant policies", response_model=None,
              responses={200: {"model": TenantPolicyList, "description": "Every policy, by queue and tenant."},
                         **_errors()})
     async def tenant_policies(_: Principal = admin) -> JSONResponse:
         rows = await db.tenant_policies()
-        return _json(TenantPolicyList(policies=[TenantPolicyRow.model_validate(r) for r in rows]))
+        return _json(TenantPolicyList(policies=[TenantPolicyRow.model_validate(r, from_attributes=True) for r in rows]))
 
     @app.put("/tenant-policies/{queue}/{tenant}", tags=["fairness"], summary="Set a tenant's weight and cap",
              response_model=None,
@@ -349,7 +349,7 @@ def create_app(
                                 _: Principal = admin) -> JSONResponse:
         row = await db.tenant_policy_set(queue, _policy_tenant(tenant), weight=body.weight,
                                          max_running=body.max_running)
-        return _json(TenantPolicy.model_validate(row))
+        return _json(TenantPolicy.model_validate(row, from_attributes=True))
 
     @app.delete("/tenant-policies/{queue}/{tenant}", tags=["fairness"], summary="Delete a tenant policy",
                 status_code=204, response_model=None, response_class=Response,
@@ -368,7 +368,7 @@ def create_app(
              responses={200: {"model": KeyLimit, "description": "The limit as stored."}, **_errors(400, 413, 422)})
     async def key_limit_put(type: KeyLimitTypeParam, body: KeyLimitRequest, _: Principal = admin) -> JSONResponse:
         row = await db.key_limit_set(type, body.max_running)
-        return _json(KeyLimit.model_validate(row))
+        return _json(KeyLimit.model_validate(row, from_attributes=True))
 
     @app.delete("/key-limits/{type}", tags=["fairness"], summary="Delete a type's limit per concurrency key",
                 status_code=204, response_model=None, response_class=Response,

@@ -1,11 +1,10 @@
 """Request and response bodies of the HTTP API (pydantic), in camelCase.
 
 Requests reject unknown fields (``extra="forbid"``) and are strict about
-types: a number is not a string, a string is not a number. The limits below
-mirror the documented limits of the jq_* functions (DESIGN.md, "Rules that
-callers depend on") so that the OpenAPI document states them and a bad field
-is named before the database is asked; the SQL functions still enforce them
-and remain the authority.
+types: a number is not a string, a string is not a number. The limits are
+the jq_* functions' own, read from :mod:`pyjq._limits`, so that the OpenAPI
+document states them and a bad field is named before the database is asked;
+the SQL functions still enforce them and remain the authority.
 
 Text the database cannot store (NUL characters, unpaired surrogates) fails
 with the error type ``invalid_character``, which the service answers with 400.
@@ -34,6 +33,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
+
+from .. import _limits as limits
 
 __all__ = [
     "INVALID_CHARACTER",
@@ -94,25 +95,24 @@ NO_NUL = r"^[^\x00]*$"
 NOT_BLANK = r"^[^\x00]*[^ \x00][^\x00]*$"  # jq trims spaces (btrim) before calling a name empty
 
 
-def _text(min_length: int | None, max_length: int | None, pattern: str = NO_NUL) -> Any:
-    return Annotated[
-        StrictStr,
-        StringConstraints(min_length=min_length, max_length=max_length, pattern=pattern),
-        BeforeValidator(_storable_first),
-    ]
+_STORABLE = BeforeValidator(_storable_first)
 
 
-JobType = _text(1, 128, NOT_BLANK)
-QueueName = _text(1, 64, r"^[A-Za-z0-9_.:-]{1,64}$")
-IdempotencyKey = _text(1, 255, NOT_BLANK)
-Tenant = _text(1, 128, NOT_BLANK)
-ConcurrencyKey = _text(1, 255, NOT_BLANK)
-ScheduleName = _text(1, 128)
+def _text(max_length: int, pattern: str = NOT_BLANK, min_length: int | None = 1) -> StringConstraints:
+    return StringConstraints(min_length=min_length, max_length=max_length, pattern=pattern)
+
+
+JobType = Annotated[StrictStr, _text(limits.TYPE_MAX), _STORABLE]
+QueueName = Annotated[StrictStr, _text(limits.QUEUE_NAME_MAX, limits.QUEUE_NAME_PATTERN), _STORABLE]
+IdempotencyKey = Annotated[StrictStr, _text(limits.IDEMPOTENCY_KEY_MAX), _STORABLE]
+Tenant = Annotated[StrictStr, _text(limits.TENANT_MAX), _STORABLE]
+ConcurrencyKey = Annotated[StrictStr, _text(limits.CONCURRENCY_KEY_MAX), _STORABLE]
+ScheduleName = Annotated[StrictStr, _text(limits.SCHEDULE_NAME_MAX, NO_NUL), _STORABLE]
 # A name given to a schedule over HTTP travels as one URL path segment, so it keeps to a safe alphabet.
-NewScheduleName = _text(1, 128, r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
-CronExpression = _text(1, 255, NOT_BLANK)
-TimezoneName = _text(1, 64, NOT_BLANK)
-ErrorText = _text(None, 10000)
+NewScheduleName = Annotated[StrictStr, _text(limits.SCHEDULE_NAME_MAX, limits.SCHEDULE_NAME_PATTERN), _STORABLE]
+CronExpression = Annotated[StrictStr, _text(limits.CRON_MAX), _STORABLE]
+TimezoneName = Annotated[StrictStr, _text(limits.TIMEZONE_MAX), _STORABLE]
+ErrorText = Annotated[StrictStr, _text(limits.ERROR_TEXT_MAX, NO_NUL, min_length=None), _STORABLE]
 
 
 def _integral(value: Any) -> Any:
@@ -122,18 +122,17 @@ def _integral(value: Any) -> Any:
     return value
 
 
-def _integer(ge: int, le: int) -> Any:
-    # The constraints sit inside the validator, so the JSON schema still says minimum/maximum.
-    return Annotated[StrictInt, Field(ge=ge, le=le), BeforeValidator(_integral)]
+# The constraints sit inside the validator, so the JSON schema still says minimum/maximum.
+_INTEGRAL = BeforeValidator(_integral)
 
-
-Priority = _integer(-32768, 32767)
-MaxAttempts = _integer(1, 1000)
-JitterSeconds = _integer(0, 86400)
-Limit = _integer(1, 2147483647)
-Weight = _integer(1, 1000)
-TenantMaxRunning = _integer(0, 1000000)
-KeyMaxRunning = _integer(1, 1000000)
+Priority = Annotated[StrictInt, Field(ge=limits.PRIORITY_MIN, le=limits.PRIORITY_MAX), _INTEGRAL]
+MaxAttempts = Annotated[StrictInt, Field(ge=limits.MAX_ATTEMPTS_MIN, le=limits.MAX_ATTEMPTS_MAX), _INTEGRAL]
+JitterSeconds = Annotated[StrictInt, Field(ge=limits.JITTER_SECONDS_MIN, le=limits.JITTER_SECONDS_MAX), _INTEGRAL]
+Limit = Annotated[StrictInt, Field(ge=limits.RETRY_DEAD_LIMIT_MIN, le=limits.INTEGER_MAX), _INTEGRAL]
+Weight = Annotated[StrictInt, Field(ge=limits.WEIGHT_MIN, le=limits.WEIGHT_MAX), _INTEGRAL]
+TenantMaxRunning = Annotated[
+    StrictInt, Field(ge=limits.TENANT_MAX_RUNNING_MIN, le=limits.TENANT_MAX_RUNNING_MAX), _INTEGRAL]
+KeyMaxRunning = Annotated[StrictInt, Field(ge=limits.KEY_MAX_RUNNING_MIN, le=limits.KEY_MAX_RUNNING_MAX), _INTEGRAL]
 
 _RFC3339 = re.compile(
     r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
@@ -162,13 +161,9 @@ def _in_range(value: datetime) -> datetime:
 # An instant with its offset kept, so "2026-11-01T00:05:00+05:30" is exactly 2026-10-31T18:35:00Z.
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text), AfterValidator(_in_range)]
 
-# jq_enqueue's range for run_at (beyond it Python clients could not read the job back).
-RUN_AT_MIN = datetime(1, 1, 2, tzinfo=timezone.utc)
-RUN_AT_MAX = datetime(9999, 12, 30, tzinfo=timezone.utc)
-
-
 def _run_at_range(value: datetime) -> datetime:
-    if not RUN_AT_MIN <= value <= RUN_AT_MAX:
+    # jq_enqueue's range for run_at (beyond it Python clients could not read the job back).
+    if not limits.RUN_AT_MIN <= value <= limits.RUN_AT_MAX:
         raise PydanticCustomError("datetime_range", "is out of range (0001-01-02 to 9999-12-30 UTC)")
     return value
 
@@ -469,11 +464,13 @@ class Health(_Response):
 # Path segments (one URL segment each): no '/', and not made of dots and spaces only (a '.' or '..'
 # segment is folded away by URL normalisation before it reaches the service).
 _SEGMENT = r"^[^\x00/]*[^ \x00/.][^\x00/]*$"
-# A queue name, or '*' for every queue.
-PolicyQueue = _text(1, 64, r"^(\*|[A-Za-z0-9_.:-]*[A-Za-z0-9_:-][A-Za-z0-9_.:-]*)$")
+# A queue name (not dots only, see _SEGMENT), or '*' for every queue.
+_QUEUE_CHARS_BUT_DOT = limits.QUEUE_NAME_CHARS.replace(".", "")
+_POLICY_QUEUE = rf"^(\*|[{limits.QUEUE_NAME_CHARS}]*[{_QUEUE_CHARS_BUT_DOT}][{limits.QUEUE_NAME_CHARS}]*)$"
+PolicyQueue = Annotated[StrictStr, _text(limits.QUEUE_NAME_MAX, _POLICY_QUEUE), _STORABLE]
 # A tenant, '*' for every tenant without a policy of its own, '-' for jobs without a tenant.
-PolicyTenant = _text(1, 128, _SEGMENT)
-KeyLimitType = _text(1, 128, _SEGMENT)
+PolicyTenant = Annotated[StrictStr, _text(limits.TENANT_MAX, _SEGMENT), _STORABLE]
+KeyLimitType = Annotated[StrictStr, _text(limits.TYPE_MAX, _SEGMENT), _STORABLE]
 
 
 class TenantsQuery(BaseModel):
