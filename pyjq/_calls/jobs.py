@@ -50,7 +50,8 @@ ENQUEUE_MANY: Many[EnqueueResult] = Many(
 STATUS: One[JobStatus] = One(JobStatus, "select * from jq.jq_status(p_job_id => %(job_id)s::uuid)")
 # jq_status of many jobs in one statement: a row for each known id (unknown ids have none).
 STATUS_MANY: Many[JobStatus] = Many(
-    JobStatus, "select s.* from unnest(%(job_ids)s::uuid[]) as i(id) cross join lateral jq.jq_status(p_job_id => i.id) s"
+    JobStatus,
+    "select s.* from unnest(%(job_ids)s::uuid[]) as i(id) cross join lateral jq.jq_status(p_job_id => i.id) s",
 )
 # 'cancelled', 'running' (a cooperative request was recorded), 'finished' or 'not_found'.
 CANCEL: Scalar[str] = Scalar("select jq.jq_cancel(p_job_id => %(job_id)s::uuid)")

@@ -27,8 +27,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -46,6 +45,7 @@ from .db import Database
 from .errors import ApiError, install_handlers
 from .middleware import RequestContextMiddleware
 from .models import (
+    JSON_VALUE_SCHEMA,
     CancelledJob,
     DeadGroup,
     DeadGroupList,
@@ -56,7 +56,6 @@ from .models import (
     ErrorResponse,
     Health,
     Job,
-    JSON_VALUE_SCHEMA,
     KeyLimit,
     KeyLimitRequest,
     KeyLimitType,
@@ -80,7 +79,7 @@ from .models import (
     TenantStats,
 )
 
-__all__ = ["create_app", "DEFAULT_MAX_BODY_BYTES"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app"]
 
 log = logging.getLogger("pyjq.http")
 
@@ -138,7 +137,7 @@ def _job_uuid(value: str) -> UUID:
 
 
 def _first_slot(cron: str, timezone: str) -> datetime:
-    return CronTimes(cron, timezone).next_after(datetime.now(dt_timezone.utc))
+    return CronTimes(cron, timezone).next_after(datetime.now(UTC))
 
 
 def _schedule(row: schedule_calls.Schedule) -> Schedule:
@@ -171,7 +170,8 @@ def create_app(
         tokens = parse_tokens(tokens, source="tokens")
     store = TokenStore(tokens)
     if not len(store):
-        log.warning("no API tokens configured (JQ_API_TOKENS / JQ_API_TOKENS_FILE): every route but /healthz answers 401")
+        log.warning("no API tokens configured (JQ_API_TOKENS / JQ_API_TOKENS_FILE): "
+                    "every route but /healthz answers 401")
     db = Database(dsn, min_size=pool_min_size, max_size=pool_max_size, timeout=pool_timeout,
                   statement_timeout=statement_timeout)
 
@@ -186,7 +186,8 @@ def create_app(
     app = FastAPI(
         title="jq",
         version=__version__,
-        summary="A background job queue that lives in PostgreSQL: HTTP API for services that do not share the database.",
+        summary="A background job queue that lives in PostgreSQL: "
+                "HTTP API for services that do not share the database.",
         description=(
             "Every route but `/healthz` needs `Authorization: Bearer <token>`; a token's scope is `producer` "
             "(enqueue, status, cancel) or `admin` (everything). Every non-2xx response is "
@@ -212,8 +213,10 @@ def create_app(
     # -- jobs -------------------------------------------------------------------------
 
     @app.post("/jobs", tags=["jobs"], status_code=201, summary="Enqueue a job", response_model=None,
-              responses={201: {"model": EnqueuedJob, "description": "Enqueued: queued, or scheduled for a future runAt."},
-                         200: {"model": DuplicateJob, "description": "The idempotency key was seen in its window: the original job."},
+              responses={201: {"model": EnqueuedJob,
+                               "description": "Enqueued: queued, or scheduled for a future runAt."},
+                         200: {"model": DuplicateJob,
+                               "description": "The idempotency key was seen in its window: the original job."},
                          **_errors(400, 413, 422)})
     async def enqueue(body: EnqueueRequest, _: Principal = producer) -> JSONResponse:
         result = await db.enqueue(type=body.type, payload=body.payload, queue=body.queue, priority=body.priority,
@@ -221,8 +224,8 @@ def create_app(
                                   idempotency_key=body.idempotency_key, tenant=body.tenant,
                                   concurrency_key=body.concurrency_key)
         if result.duplicate:
-            return _json(DuplicateJob(job_id=result.job_id, status=result.status))
-        return _json(EnqueuedJob(job_id=result.job_id, status=result.status), 201)
+            return _json(DuplicateJob.model_validate(result, from_attributes=True))
+        return _json(EnqueuedJob.model_validate(result, from_attributes=True), 201)
 
     @app.get("/jobs/{id}", tags=["jobs"], summary="Status of a job", response_model=None,
              responses={200: {"model": Job, "description": "The job, wherever it is: live, finished or dead."},
@@ -231,10 +234,7 @@ def create_app(
         found = await db.status(_job_uuid(id))
         if found is None:
             raise ApiError(404, "JOB_NOT_FOUND", f"No job {id}.")
-        return _json(Job(job_id=found.job_id, type=found.type, queue=found.queue, status=found.status,
-                         attempts=found.attempts, max_attempts=found.max_attempts, run_at=found.run_at,
-                         next_attempt_at=found.next_attempt_at, last_error=found.last_error,
-                         created_at=found.created_at, finished_at=found.finished_at))
+        return _json(Job.model_validate(found, from_attributes=True))
 
     @app.post("/jobs/{id}/cancel", tags=["jobs"], summary="Cancel a job", response_model=None,
               responses={200: {"model": CancelledJob,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -39,33 +39,33 @@ from .. import _limits as limits
 __all__ = [
     "INVALID_CHARACTER",
     "MAX_PAYLOAD_DEPTH",
-    "ErrorBody",
-    "ErrorResponse",
-    "EnqueueRequest",
-    "EnqueuedJob",
-    "DuplicateJob",
-    "Job",
     "CancelledJob",
-    "ScheduleRequest",
-    "Schedule",
-    "ScheduleList",
-    "DeadLetterQuery",
     "DeadGroup",
     "DeadGroupList",
+    "DeadLetterQuery",
+    "DuplicateJob",
+    "EnqueueRequest",
+    "EnqueuedJob",
+    "ErrorBody",
+    "ErrorResponse",
+    "Health",
+    "Job",
+    "KeyLimit",
+    "KeyLimitRequest",
+    "QueueList",
+    "QueueStats",
     "RetryDeadRequest",
     "RetryDeadResult",
-    "QueueStats",
-    "QueueList",
-    "Health",
-    "TenantsQuery",
-    "TenantStats",
+    "Schedule",
+    "ScheduleList",
+    "ScheduleRequest",
     "TenantList",
-    "TenantPolicyRequest",
     "TenantPolicy",
-    "TenantPolicyRow",
     "TenantPolicyList",
-    "KeyLimitRequest",
-    "KeyLimit",
+    "TenantPolicyRequest",
+    "TenantPolicyRow",
+    "TenantStats",
+    "TenantsQuery",
 ]
 
 INVALID_CHARACTER = "invalid_character"  # pydantic error type the service answers with 400
@@ -77,11 +77,13 @@ MAX_PAYLOAD_DEPTH = 64  # nesting levels of a payload (deeper JSON cannot round-
 def _storable(value: str) -> str:
     """PostgreSQL text and jsonb cannot hold U+0000, and UTF-8 cannot encode a lone surrogate."""
     if "\x00" in value:
-        raise PydanticCustomError(INVALID_CHARACTER, "must not contain NUL characters (\\u0000): PostgreSQL cannot store them")
+        raise PydanticCustomError(INVALID_CHARACTER,
+                                  "must not contain NUL characters (\\u0000): PostgreSQL cannot store them")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise PydanticCustomError(INVALID_CHARACTER, "must be valid Unicode text (it holds an unpaired surrogate)") from None
+        raise PydanticCustomError(INVALID_CHARACTER,
+                                  "must be valid Unicode text (it holds an unpaired surrogate)") from None
     return value
 
 
@@ -152,7 +154,7 @@ def _rfc3339_text(value: Any) -> Any:
 
 def _in_range(value: datetime) -> datetime:
     try:
-        value.astimezone(timezone.utc)
+        value.astimezone(UTC)
     except OverflowError:
         raise PydanticCustomError("datetime_range", "is out of range (years 0001 to 9999 in UTC)") from None
     return value
@@ -275,11 +277,14 @@ class EnqueueRequest(_Request):
     )
     type: JobType = Field(description="Job type; selects the handler.")
     payload: Payload = Field(default_factory=dict)
-    run_at: RunAt | None = Field(default=None, description="Run no earlier than this instant (RFC 3339 with offset); default now.")
+    run_at: RunAt | None = Field(
+        default=None, description="Run no earlier than this instant (RFC 3339 with offset); default now.")
     priority: Priority = Field(default=0, description="Higher runs first within the queue.")
-    max_attempts: MaxAttempts | None = Field(default=None, description="Attempts before the job is dead-lettered; default from jq.settings.")
+    max_attempts: MaxAttempts | None = Field(
+        default=None, description="Attempts before the job is dead-lettered; default from jq.settings.")
     idempotency_key: IdempotencyKey | None = Field(
-        default=None, description="The same key in the same queue within its window (default 24 h) returns the first job."
+        default=None,
+        description="The same key in the same queue within its window (default 24 h) returns the first job."
     )
     queue: QueueName = Field(default="default", description="Queue name: letters, digits and _ . : -")
     tenant: Tenant | None = Field(
@@ -290,7 +295,8 @@ class EnqueueRequest(_Request):
 
 
 class EnqueuedJob(_Response):
-    model_config = ConfigDict(json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "scheduled"}})
+    model_config = ConfigDict(
+        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "scheduled"}})
     job_id: UUID
     status: Literal["queued", "scheduled"]
 
@@ -342,7 +348,8 @@ class Job(_Response):
 
 
 class CancelledJob(_Response):
-    model_config = ConfigDict(json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "cancelled"}})
+    model_config = ConfigDict(
+        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "cancelled"}})
     job_id: UUID
     status: Literal["cancelled"] = "cancelled"
 
@@ -352,7 +359,8 @@ class CancelledJob(_Response):
 class ScheduleRequest(_Request):
     model_config = ConfigDict(
         json_schema_extra={
-            "example": {"cron": "0 8 * * *", "timezone": "Asia/Kolkata", "type": "send_daily_digest", "jitterSeconds": 600}
+            "example": {"cron": "0 8 * * *", "timezone": "Asia/Kolkata", "type": "send_daily_digest",
+                        "jitterSeconds": 600}
         }
     )
     cron: CronExpression = Field(
@@ -424,7 +432,8 @@ class RetryDeadRequest(_Request):
     )
     type: JobType = Field(description="Requeue dead jobs of this type.")
     error: ErrorText | None = Field(
-        default=None, description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it."
+        default=None,
+        description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it."
     )
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
     limit: Limit | None = Field(
@@ -502,12 +511,14 @@ def _policy_schema(schema: dict[str, Any]) -> None:
 
 class TenantPolicyRequest(_Request):
     model_config = ConfigDict(json_schema_extra=_policy_schema)
-    weight: Weight = Field(default=None, description="Shares of the queue within a priority (default 1).")
-    max_running: TenantMaxRunning = Field(
+    # Either may be omitted (None), but neither may be sent as null: the types say so in the schema.
+    weight: Weight = Field(  # type: ignore[assignment]
+        default=None, description="Shares of the queue within a priority (default 1).")
+    max_running: TenantMaxRunning = Field(  # type: ignore[assignment]
         default=None, description="At most this many running jobs of the tenant in the queue; 0 pauses it.")
 
     @model_validator(mode="after")
-    def _one_field(self) -> "TenantPolicyRequest":
+    def _one_field(self) -> TenantPolicyRequest:
         if self.weight is None and self.max_running is None:
             raise PydanticCustomError("policy_empty", "give weight, maxRunning or both")
         return self
