@@ -20,10 +20,15 @@ matches in its timezone, each fired once:
 croniter alone does the first but fires a repeated time twice, so
 :class:`CronTimes` walks croniter over naive local times and maps each onto
 the timeline with the rule above.
+
+Each slot's job has the idempotency key :func:`schedule_key` and runs
+:func:`schedule_offset` after the slot (the same as jq._schedule_key and
+jq._schedule_offset in SQL).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -36,7 +41,7 @@ from croniter.croniter import CroniterError
 from ._limits import CRON_MAX
 from .errors import InvalidArgument, MissingArgument, ValueTooLong
 
-__all__ = ["CronTimes", "cron_times", "parse_cron"]
+__all__ = ["CronTimes", "cron_times", "parse_cron", "schedule_key", "schedule_offset"]
 
 UTC = UTC
 
@@ -245,3 +250,19 @@ class CronTimes:
 def cron_times(cron: str, timezone: str) -> CronTimes:
     """CronTimes(cron, timezone), kept for the next tick (thousands of schedules share a few crons)."""
     return CronTimes(cron, timezone)
+
+
+# -- a slot's job: its idempotency key and its jitter -------------------------------
+
+def schedule_key(name: str, slot: datetime) -> str:
+    """The idempotency key of a schedule's job for a slot (as jq._schedule_key)."""
+    return f"schedule:{name}:{slot.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}"
+
+
+def schedule_offset(name: str, slot: datetime, jitter_seconds: int) -> timedelta:
+    """The jitter of a schedule's job for a slot (as jq._schedule_offset): a
+    deterministic offset in [0, jitter_seconds), in milliseconds."""
+    if jitter_seconds <= 0:
+        return timedelta(0)
+    digest = hashlib.md5(f"{name}@{int(slot.timestamp() // 1)}".encode(), usedforsecurity=False).hexdigest()
+    return timedelta(milliseconds=int(digest[:12], 16) % (jitter_seconds * 1000))

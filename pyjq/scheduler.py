@@ -67,7 +67,6 @@ agree on "now".
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 import time
@@ -96,7 +95,7 @@ from ._calls.schedules import (
     ScheduleResult,
 )
 from ._calls.session import SET_CLOCK
-from .cron import CronTimes, cron_times, parse_cron
+from .cron import CronTimes, cron_times, parse_cron, schedule_key, schedule_offset
 from .errors import InvalidArgument
 
 __all__ = [
@@ -137,20 +136,6 @@ class TickResult:
     advanced: int  # schedules whose next_run_at it moved
     jobs: int  # jobs enqueued
     full: bool  # more may be due now: a whole batch was claimed, or a backlog (missed = all) remains
-
-
-def schedule_key(name: str, slot: datetime) -> str:
-    """The idempotency key of a schedule's job for a slot (as jq._schedule_key)."""
-    return f"schedule:{name}:{slot.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}"
-
-
-def schedule_offset(name: str, slot: datetime, jitter_seconds: int) -> timedelta:
-    """The jitter of a schedule's job for a slot (as jq._schedule_offset): a
-    deterministic offset in [0, jitter_seconds), in milliseconds."""
-    if jitter_seconds <= 0:
-        return timedelta(0)
-    digest = hashlib.md5(f"{name}@{int(slot.timestamp() // 1)}".encode(), usedforsecurity=False).hexdigest()
-    return timedelta(milliseconds=int(digest[:12], 16) % (jitter_seconds * 1000))
 
 
 # -- managing schedules ---------------------------------------------------------------

@@ -43,9 +43,9 @@ from . import metrics
 from .auth import Principal, TokenStore, load_tokens, parse_tokens, require
 from .db import Database
 from .errors import ApiError, install_handlers
+from .fields import JSON_VALUE_SCHEMA, KeyLimitType, NewScheduleName, PolicyQueue, PolicyTenant, ScheduleName
 from .middleware import RequestContextMiddleware
 from .models import (
-    JSON_VALUE_SCHEMA,
     CancelledJob,
     DeadGroup,
     DeadGroupList,
@@ -58,17 +58,12 @@ from .models import (
     Job,
     KeyLimit,
     KeyLimitRequest,
-    KeyLimitType,
-    NewScheduleName,
-    PolicyQueue,
-    PolicyTenant,
     QueueList,
     QueueStats,
     RetryDeadRequest,
     RetryDeadResult,
     Schedule,
     ScheduleList,
-    ScheduleName,
     ScheduleRequest,
     TenantList,
     TenantPolicy,

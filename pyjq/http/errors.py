@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..errors import JQError
-from .models import INVALID_CHARACTER
+from .fields import INVALID_CHARACTER
 
 __all__ = [
     "SQLSTATE_STATUS",
