@@ -43,7 +43,6 @@ from .errors import InvalidArgument, MissingArgument, ValueTooLong
 
 __all__ = ["CronTimes", "cron_times", "parse_cron", "schedule_key", "schedule_offset"]
 
-UTC = UTC
 
 # -- the cron grammar (the same as jq._cron_parse in sql/functions/schedules.sql) -----
 

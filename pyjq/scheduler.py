@@ -95,6 +95,7 @@ from ._calls.schedules import (
     ScheduleResult,
 )
 from ._calls.session import SET_CLOCK
+from ._limits import SCHEDULES_DUE_LIMIT_MAX
 from .cron import CronTimes, cron_times, parse_cron, schedule_key, schedule_offset
 from .errors import InvalidArgument
 
@@ -126,7 +127,6 @@ __all__ = [
 
 logger = logging.getLogger("pyjq.scheduler")
 
-UTC = UTC
 MISSED = ("latest", "all", "none")
 
 
@@ -304,8 +304,8 @@ class Scheduler:
         clock: Callable[[], datetime] | None = None,
         retry_broken: timedelta = timedelta(minutes=10),
     ):
-        if not 1 <= batch_size <= 100_000:
-            raise ValueError("batch_size must be between 1 and 100000")
+        if not 1 <= batch_size <= SCHEDULES_DUE_LIMIT_MAX:  # jq_schedules_due's limit
+            raise ValueError(f"batch_size must be between 1 and {SCHEDULES_DUE_LIMIT_MAX}")
         self.batch_size = batch_size
         self.max_jobs_per_tick = max_jobs_per_tick
         self.max_slots_per_schedule = max_slots_per_schedule
