@@ -10,14 +10,14 @@ from __future__ import annotations
 import psycopg
 
 __all__ = [
-    "JQError",
     "InvalidArgument",
-    "MissingArgument",
-    "ValueTooLong",
     "InvalidTimestamp",
-    "SchemaTooNew",
+    "JQError",
+    "MissingArgument",
     "NotInstalled",
     "PermissionDenied",
+    "SchemaTooNew",
+    "ValueTooLong",
     "from_psycopg",
 ]
 

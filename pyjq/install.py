@@ -11,9 +11,10 @@ from pathlib import Path
 
 import psycopg
 
+from ._calls.admin import IS_INSTALLED, VERSION
 from .errors import from_psycopg
 
-__all__ = ["install", "sql_dir", "install_script"]
+__all__ = ["install", "install_script", "installed_version", "sql_dir"]
 
 
 def sql_dir() -> Path:
@@ -31,7 +32,7 @@ def install_script(root: Path | None = None) -> list[tuple[Path, str]]:
     parts: list[tuple[Path, str]] = []
     for raw in (root / "install.sql").read_text().splitlines():
         line = raw.strip()
-        if line.startswith("\\ir ") or line.startswith("\\i "):
+        if line.startswith(("\\ir ", "\\i ")):
             path = root / line.split(None, 1)[1].strip()
             parts.append((path, path.read_text()))
         elif line.startswith("\\"):
@@ -56,8 +57,12 @@ def install(conn: psycopg.Connection, root: Path | None = None) -> str:
             with conn.cursor() as cur:
                 for _path, text in parts:
                     cur.execute(text.encode(), prepare=False)
-                cur.execute("select jq.jq_version()")
-                row = cur.fetchone()
-    except psycopg.Error as exc:
+            version = VERSION.run(conn)
+    except psycopg.Error as exc:  # the scripts' errors (JQ001: an installer older than the schema)
         raise from_psycopg(exc) from exc
-    return row[0]
+    return version
+
+
+def installed_version(conn: psycopg.Connection) -> str | None:
+    """The jq release installed in the connection's database, or None when there is none."""
+    return VERSION.run(conn) if IS_INSTALLED.run(conn) else None

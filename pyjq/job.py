@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-__all__ = ["Job", "Retry", "Discard", "JobCancelled"]
+__all__ = ["Discard", "Job", "JobCancelled", "Retry"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

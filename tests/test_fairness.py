@@ -12,6 +12,7 @@ Nothing here asserts on speed; timeouts only bound liveness.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import threading
@@ -157,7 +158,7 @@ def test_tenant_cap_holds_under_eight_concurrent_claimers(db, dsn):
 @pytest.mark.parametrize("limit", [None, 2], ids=["default-limit-1", "key-limit-2"])
 def test_concurrency_key_cap_holds_under_eight_concurrent_claimers(db, dsn, limit):
     if limit is not None:
-        assert pyjq.key_limit_set(db, "sync_account", limit) == {"type": "sync_account", "max_running": limit}
+        assert pyjq.key_limit_set(db, "sync_account", limit) == pyjq.KeyLimit("sync_account", limit)
     cap = limit or 1
     keyed = enqueue_n(db, 50, type="sync_account", concurrency_key="acct-1")
     keyed += enqueue_n(db, 50, type="sync_account", concurrency_key="acct-2", tenant="t2")
@@ -369,18 +370,18 @@ def test_enqueue_async_with_a_concurrency_key(dsn, db):
 
 
 def test_policy_wrappers_round_trip(db):
-    assert pyjq.tenant_policy_set(db, "default", "acme", weight=3, max_running=10) == {
-        "queue": "default", "tenant": "acme", "weight": 3, "max_running": 10}
-    assert pyjq.tenant_policy_set(db, "*", "*", max_running=50) == {
-        "queue": "*", "tenant": "*", "weight": None, "max_running": 50}
-    assert pyjq.tenant_policy_set(db, "default", None, weight=2)["tenant"] is None
+    assert pyjq.tenant_policy_set(db, "default", "acme", weight=3, max_running=10) == pyjq.TenantPolicy(
+        queue="default", tenant="acme", weight=3, max_running=10)
+    assert pyjq.tenant_policy_set(db, "*", "*", max_running=50) == pyjq.TenantPolicy(
+        queue="*", tenant="*", weight=None, max_running=50)
+    assert pyjq.tenant_policy_set(db, "default", None, weight=2).tenant is None
     # Upsert: the row is replaced, a field not given is cleared.
-    assert pyjq.tenant_policy_set(db, "default", "acme", weight=5)["max_running"] is None
+    assert pyjq.tenant_policy_set(db, "default", "acme", weight=5).max_running is None
 
     rows = pyjq.tenant_policies(db)
-    assert [(r["queue"], r["tenant"], r["weight"], r["max_running"]) for r in rows] == [
+    assert [(r.queue, r.tenant, r.weight, r.max_running) for r in rows] == [
         ("*", "*", None, 50), ("default", None, 2, None), ("default", "acme", 5, None)]
-    assert all(r["updated_at"] is not None for r in rows)
+    assert all(r.updated_at is not None for r in rows)
 
     assert pyjq.tenant_policy_delete(db, "default", None) is True
     assert pyjq.tenant_policy_delete(db, "default", None) is False
@@ -396,15 +397,16 @@ def test_tenants_shows_counts_and_the_policy_in_force(db):
     enqueue_n(db, 1, tenant="zed", queue="other")
     assert claim(db, 1, queue="other")
 
-    rows = {(r["queue"], r["tenant"]): r for r in pyjq.tenants(db)}
+    rows = {(r.queue, r.tenant): r for r in pyjq.tenants(db)}
     assert set(rows) == {("default", "acme"), ("default", None), ("other", "zed")}
     acme = rows[("default", "acme")]
-    assert (acme["ready"], acme["scheduled"], acme["running"], acme["weight"], acme["max_running"]) == (3, 1, 0, 4, 7)
+    assert (acme.ready, acme.scheduled, acme.running, acme.weight, acme.max_running) == (3, 1, 0, 4, 7)
     none = rows[("default", None)]
-    assert (none["ready"], none["weight"], none["max_running"]) == (2, 1, 7)
-    assert rows[("other", "zed")]["running"] == 1
-    assert set(acme) == {"queue", "tenant", "ready", "scheduled", "running", "weight", "max_running", "served"}
-    assert [r["queue"] for r in pyjq.tenants(db, "other")] == ["other"]
+    assert (none.ready, none.weight, none.max_running) == (2, 1, 7)
+    assert rows[("other", "zed")].running == 1
+    assert {f.name for f in dataclasses.fields(acme)} == {
+        "queue", "tenant", "ready", "scheduled", "running", "weight", "max_running", "served"}
+    assert [r.queue for r in pyjq.tenants(db, "other")] == ["other"]
     assert pyjq.tenants(db, "nope") == []
 
 
@@ -490,7 +492,7 @@ def test_cli_policy_set_list_delete(db, dsn):
     assert r.exit_code == 1 and r.stderr.strip() == "error: no policy for acme in queue default"
     r = run("policy", "delete", "*", "--no-tenant", "--dsn", dsn, "--json")
     assert r.exit_code == 0 and json.loads(r.stdout) == {"queue": "*", "tenant": None, "deleted": True}
-    assert [(p["queue"], p["tenant"]) for p in pyjq.tenant_policies(db)] == [("default", None)]
+    assert [(p.queue, p.tenant) for p in pyjq.tenant_policies(db)] == [("default", None)]
 
 
 def test_cli_policy_errors(dsn):

@@ -18,30 +18,52 @@ client.
 
 The modules of this package group the calls by concern: ``jobs`` (enqueue,
 status, cancel), ``admin`` (dead letters, stats, maintenance, version),
-``policies`` (tenants, caps), ``schedules`` and ``worker`` (claim, finish,
-heartbeat, release, waiting marks). Nothing above this package holds SQL.
+``policies`` (tenants, caps), ``schedules`` (managing and firing them),
+``session`` (jq's clock, the HTTP service's session settings) and ``worker``
+(claim, finish, heartbeat, release, waiting marks). Nothing above this
+package holds SQL of a jq_* call.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 import psycopg
 from psycopg.rows import dict_row
 
 from ..errors import from_psycopg
 
-__all__ = ["Scalar", "One", "Many", "from_row"]
+__all__ = ["Many", "One", "Scalar", "expect_row", "from_row"]
 
 T = TypeVar("T")
 
 
+_FIELD_NAMES: dict[type, frozenset[str]] = {}  # per row dataclass, filled on first use
+
+
 def from_row(cls: type[T], row: Mapping[str, Any]) -> T:
     """Build a row dataclass by column name, ignoring columns it does not know."""
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
     return cls(**{k: v for k, v in row.items() if k in names})
+
+
+def expect_row(row: T | None, function: str) -> T:
+    """The row of a :class:`One` call whose SQL function always answers one (e.g. a set function)."""
+    if row is None:
+        raise RuntimeError(f"{function} answered no row")
+    return row
+
+
+def _raise_mapped(exc: psycopg.Error) -> NoReturn:
+    """Raise pyjq's exception for ``exc`` (chained to it), or ``exc`` itself when jq has no class for it."""
+    mapped = from_psycopg(exc)
+    if mapped is exc:
+        raise exc
+    raise mapped from exc
 
 
 class _Call:
@@ -61,7 +83,7 @@ class _Call:
                 cur.execute(self.sql, params)
                 return cur.fetchall() if cur.description is not None else []
         except psycopg.Error as exc:
-            raise from_psycopg(exc) from exc
+            _raise_mapped(exc)
 
     async def _fetch_async(self, conn: psycopg.AsyncConnection, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         try:
@@ -69,7 +91,7 @@ class _Call:
                 await cur.execute(self.sql, params)
                 return await cur.fetchall() if cur.description is not None else []
         except psycopg.Error as exc:
-            raise from_psycopg(exc) from exc
+            _raise_mapped(exc)
 
 
 class Scalar(_Call, Generic[T]):
@@ -79,11 +101,11 @@ class Scalar(_Call, Generic[T]):
 
     def run(self, conn: psycopg.Connection, **params: Any) -> T:
         rows = self._fetch(conn, params)
-        return next(iter(rows[0].values()))  # type: ignore[no-any-return]
+        return next(iter(rows[0].values()))
 
     async def run_async(self, conn: psycopg.AsyncConnection, **params: Any) -> T:
         rows = await self._fetch_async(conn, params)
-        return next(iter(rows[0].values()))  # type: ignore[no-any-return]
+        return next(iter(rows[0].values()))
 
 
 class One(_Call, Generic[T]):

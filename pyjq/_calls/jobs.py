@@ -8,7 +8,7 @@ from uuid import UUID
 
 from . import Many, One, Scalar
 
-__all__ = ["EnqueueResult", "JobStatus", "ENQUEUE", "ENQUEUE_MANY", "STATUS", "CANCEL"]
+__all__ = ["CANCEL", "ENQUEUE", "ENQUEUE_MANY", "STATUS", "STATUS_MANY", "EnqueueResult", "JobStatus"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,5 +48,10 @@ ENQUEUE_MANY: Many[EnqueueResult] = Many(
     EnqueueResult, "select job_id, status, duplicate from jq.jq_enqueue_many(p_jobs => %(jobs)s::jsonb)"
 )
 STATUS: One[JobStatus] = One(JobStatus, "select * from jq.jq_status(p_job_id => %(job_id)s::uuid)")
+# jq_status of many jobs in one statement: a row for each known id (unknown ids have none).
+STATUS_MANY: Many[JobStatus] = Many(
+    JobStatus,
+    "select s.* from unnest(%(job_ids)s::uuid[]) as i(id) cross join lateral jq.jq_status(p_job_id => i.id) s",
+)
 # 'cancelled', 'running' (a cooperative request was recorded), 'finished' or 'not_found'.
 CANCEL: Scalar[str] = Scalar("select jq.jq_cancel(p_job_id => %(job_id)s::uuid)")

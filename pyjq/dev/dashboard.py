@@ -3,6 +3,7 @@ jobs done per queue, urgent pickup latency, and the story's last events."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import psycopg
@@ -11,6 +12,8 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+import pyjq
 
 from .demo import QUEUES, DemoState, percentile
 
@@ -29,10 +32,7 @@ class Dashboard:
     async def refresh(self) -> None:
         if self.conn is None or self.conn.closed:
             self.conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-        cur = await self.conn.execute("select queue, ready, scheduled, running, oldest_ready_age, dead"
-                                      " from jq.jq_stats()")
-        cols = [d.name for d in cur.description]
-        self.stats = [dict(zip(cols, row)) for row in await cur.fetchall()]
+        self.stats = [asdict(row) for row in await pyjq.stats_async(self.conn)]
         self.live.update(self.render())
 
     async def close(self) -> None:

@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 import psycopg
 
 import pyjq
 
-from .. import scheduler as schedules
+from .._calls.jobs import STATUS_MANY
 
 URGENT, DEFAULT, BULK = "urgent", "default", "bulk"
 QUEUES = {URGENT: 10, DEFAULT: 20, BULK: 20}
@@ -228,15 +229,13 @@ async def scene_retry_dead_webhooks(conn: psycopg.AsyncConnection, state: DemoSt
         if all(s is not None and s.status == "dead" for s in statuses):
             break
         await asyncio.sleep(0.2)
-    cur = await conn.execute("select type, error, count from jq.jq_dead_groups(p_type => 'deliver_webhook')")
-    groups = await cur.fetchall()
-    for type_, error, count in groups:
-        state.say(f"dead letters: {count} x {type_} / {error!r}")
+    groups = await pyjq.dead_groups_async(conn, type="deliver_webhook")
+    for group in groups:
+        state.say(f"dead letters: {group.count} x {group.type} / {group.error!r}")
     state.webhook_endpoint_up = True
     requeued = 0
-    for _type, error, _count in groups:
-        cur = await conn.execute("select jq.jq_retry_dead(p_type => 'deliver_webhook', p_error => %s)", [error])
-        requeued += (await cur.fetchone())[0]
+    for group in groups:
+        requeued += await pyjq.retry_dead_async(conn, type="deliver_webhook", error=group.error)
     state.say(f"endpoint is back: retry all of these -> {requeued} requeued")
     return requeued
 
@@ -259,9 +258,10 @@ async def scene_bulk_and_urgent(conn: psycopg.AsyncConnection, state: DemoState,
 
 def scene_digest_schedule(dsn: str, state: DemoState) -> str:
     with psycopg.connect(dsn, autocommit=True) as conn:
-        result = schedules.schedule(conn, "daily-digest", cron="0 8 * * *", timezone="Asia/Kolkata",
-                                    type="send_daily_digest", payload={"kind": "daily"}, jitter_seconds=600)
-    local = result.next_run_at.astimezone(schedules._zone("Asia/Kolkata"))
+        result = pyjq.schedule_put(conn, "daily-digest", cron="0 8 * * *", timezone="Asia/Kolkata",
+                                   type="send_daily_digest", payload={"kind": "daily"}, jitter_seconds=600)
+    assert result.next_run_at is not None  # schedule_put computes it
+    local = result.next_run_at.astimezone(ZoneInfo("Asia/Kolkata"))
     line = (f"schedule daily-digest: 0 8 * * * Asia/Kolkata, jitter 600 s; next slot "
             f"{local:%Y-%m-%d %H:%M %Z} = {result.next_run_at.astimezone(UTC):%H:%M} UTC")
     state.say(line)
@@ -312,31 +312,29 @@ async def _wait_for_expected(conn: psycopg.AsyncConnection, state: DemoState, ti
     deadline = time.monotonic() + timeout
     ids = [i for i, want in state.expected.items() if want == "succeeded"]
     while time.monotonic() < deadline:
-        cur = await conn.execute("select count(*) from unnest(%s::uuid[]) as i(id)"
-                                 " where exists (select 1 from jq.jq_status(i.id) s where s.status = 'succeeded')",
-                                 [ids])
-        if (await cur.fetchone())[0] == len(ids):
+        found = await STATUS_MANY.run_async(conn, job_ids=ids)
+        if sum(s.status == "succeeded" for s in found) == len(ids):
             return
         await asyncio.sleep(0.25)
 
 
 async def _summarize(conn: psycopg.AsyncConnection, state: DemoState, elapsed: float) -> dict[str, Any]:
     ids = list(state.expected)
-    cur = await conn.execute("select i.id, s.type, s.status from unnest(%s::uuid[]) as i(id)"
-                             " left join lateral jq.jq_status(i.id) s on true", [ids])
+    found = {s.job_id: s for s in await STATUS_MANY.run_async(conn, job_ids=ids)}
     by_type: dict[str, Counter] = defaultdict(Counter)
     mismatched = 0
-    for job_id, type_, status in await cur.fetchall():
-        by_type[type_ or "(absent)"][status or "absent"] += 1
-        if (status or "absent") != state.expected[job_id]:
+    for job_id in ids:
+        job = found.get(job_id)
+        type_, status = (job.type, job.status) if job else ("(absent)", "absent")
+        by_type[type_][status] += 1
+        if status != state.expected[job_id]:
             mismatched += 1
     # This run's charges only: the table outlives a run when the database does.
     charge_keys = [f"charge-card-{job_id}" for job_id in state.charge_ids]
     cur = await conn.execute("select count(*), coalesce(sum(calls), 0) from demo_payments"
                              " where idempotency_key = any(%s::text[])", [charge_keys])
     charges, provider_calls = await cur.fetchone()
-    cur = await conn.execute("select name, next_run_at from jq.jq_schedules(p_name => 'daily-digest')")
-    digest = await cur.fetchone()
+    digest = next(iter(await pyjq.schedules_async(conn, "daily-digest")), None)
     return {
         "jobs": len(ids),
         "accounted_for": mismatched == 0,
@@ -349,6 +347,6 @@ async def _summarize(conn: psycopg.AsyncConnection, state: DemoState, elapsed: f
         # One charge per charge_card job, although every job called the provider twice.
         "payments": {"charge_jobs": sum(by_type.get("charge_card", {}).values()), "charges": charges,
                      "provider_calls": provider_calls},
-        "digest_next_run_at": digest[1].isoformat() if digest else None,
+        "digest_next_run_at": digest.next_run_at.isoformat() if digest and digest.next_run_at else None,
         "elapsed_s": round(elapsed, 1),
     }

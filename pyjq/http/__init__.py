@@ -19,4 +19,4 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environm
 from .app import DEFAULT_MAX_BODY_BYTES, create_app
 from .auth import TokenConfigError, load_tokens, parse_tokens
 
-__all__ = ["create_app", "DEFAULT_MAX_BODY_BYTES", "TokenConfigError", "load_tokens", "parse_tokens"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "TokenConfigError", "create_app", "load_tokens", "parse_tokens"]

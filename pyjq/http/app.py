@@ -27,8 +27,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from datetime import datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -38,10 +37,13 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
 from .. import __version__
+from .._calls import schedules as schedule_calls
+from ..cron import CronTimes
 from . import metrics
 from .auth import Principal, TokenStore, load_tokens, parse_tokens, require
 from .db import Database
 from .errors import ApiError, install_handlers
+from .fields import JSON_VALUE_SCHEMA, KeyLimitType, NewScheduleName, PolicyQueue, PolicyTenant, ScheduleName
 from .middleware import RequestContextMiddleware
 from .models import (
     CancelledJob,
@@ -54,20 +56,14 @@ from .models import (
     ErrorResponse,
     Health,
     Job,
-    JSON_VALUE_SCHEMA,
     KeyLimit,
     KeyLimitRequest,
-    KeyLimitType,
-    NewScheduleName,
-    PolicyQueue,
-    PolicyTenant,
     QueueList,
     QueueStats,
     RetryDeadRequest,
     RetryDeadResult,
     Schedule,
     ScheduleList,
-    ScheduleName,
     ScheduleRequest,
     TenantList,
     TenantPolicy,
@@ -78,7 +74,7 @@ from .models import (
     TenantStats,
 )
 
-__all__ = ["create_app", "DEFAULT_MAX_BODY_BYTES"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app"]
 
 log = logging.getLogger("pyjq.http")
 
@@ -136,13 +132,11 @@ def _job_uuid(value: str) -> UUID:
 
 
 def _first_slot(cron: str, timezone: str) -> datetime:
-    from ..scheduler import CronTimes
-
-    return CronTimes(cron, timezone).next_after(datetime.now(dt_timezone.utc))
+    return CronTimes(cron, timezone).next_after(datetime.now(UTC))
 
 
-def _schedule(row: Mapping[str, Any]) -> Schedule:
-    return Schedule.model_validate({k: row.get(k) for k in Schedule.model_fields})
+def _schedule(row: schedule_calls.Schedule) -> Schedule:
+    return Schedule.model_validate(row, from_attributes=True)
 
 
 def create_app(
@@ -171,7 +165,8 @@ def create_app(
         tokens = parse_tokens(tokens, source="tokens")
     store = TokenStore(tokens)
     if not len(store):
-        log.warning("no API tokens configured (JQ_API_TOKENS / JQ_API_TOKENS_FILE): every route but /healthz answers 401")
+        log.warning("no API tokens configured (JQ_API_TOKENS / JQ_API_TOKENS_FILE): "
+                    "every route but /healthz answers 401")
     db = Database(dsn, min_size=pool_min_size, max_size=pool_max_size, timeout=pool_timeout,
                   statement_timeout=statement_timeout)
 
@@ -186,7 +181,8 @@ def create_app(
     app = FastAPI(
         title="jq",
         version=__version__,
-        summary="A background job queue that lives in PostgreSQL: HTTP API for services that do not share the database.",
+        summary="A background job queue that lives in PostgreSQL: "
+                "HTTP API for services that do not share the database.",
         description=(
             "Every route but `/healthz` needs `Authorization: Bearer <token>`; a token's scope is `producer` "
             "(enqueue, status, cancel) or `admin` (everything). Every non-2xx response is "
@@ -212,8 +208,10 @@ def create_app(
     # -- jobs -------------------------------------------------------------------------
 
     @app.post("/jobs", tags=["jobs"], status_code=201, summary="Enqueue a job", response_model=None,
-              responses={201: {"model": EnqueuedJob, "description": "Enqueued: queued, or scheduled for a future runAt."},
-                         200: {"model": DuplicateJob, "description": "The idempotency key was seen in its window: the original job."},
+              responses={201: {"model": EnqueuedJob,
+                               "description": "Enqueued: queued, or scheduled for a future runAt."},
+                         200: {"model": DuplicateJob,
+                               "description": "The idempotency key was seen in its window: the original job."},
                          **_errors(400, 413, 422)})
     async def enqueue(body: EnqueueRequest, _: Principal = producer) -> JSONResponse:
         result = await db.enqueue(type=body.type, payload=body.payload, queue=body.queue, priority=body.priority,
@@ -221,8 +219,8 @@ def create_app(
                                   idempotency_key=body.idempotency_key, tenant=body.tenant,
                                   concurrency_key=body.concurrency_key)
         if result.duplicate:
-            return _json(DuplicateJob(job_id=result.job_id, status=result.status))
-        return _json(EnqueuedJob(job_id=result.job_id, status=result.status), 201)
+            return _json(DuplicateJob.model_validate(result, from_attributes=True))
+        return _json(EnqueuedJob.model_validate(result, from_attributes=True), 201)
 
     @app.get("/jobs/{id}", tags=["jobs"], summary="Status of a job", response_model=None,
              responses={200: {"model": Job, "description": "The job, wherever it is: live, finished or dead."},
@@ -231,10 +229,7 @@ def create_app(
         found = await db.status(_job_uuid(id))
         if found is None:
             raise ApiError(404, "JOB_NOT_FOUND", f"No job {id}.")
-        return _json(Job(job_id=found.job_id, type=found.type, queue=found.queue, status=found.status,
-                         attempts=found.attempts, max_attempts=found.max_attempts, run_at=found.run_at,
-                         next_attempt_at=found.next_attempt_at, last_error=found.last_error,
-                         created_at=found.created_at, finished_at=found.finished_at))
+        return _json(Job.model_validate(found, from_attributes=True))
 
     @app.post("/jobs/{id}/cancel", tags=["jobs"], summary="Cancel a job", response_model=None,
               responses={200: {"model": CancelledJob,
@@ -299,7 +294,7 @@ def create_app(
              responses={200: {"model": DeadGroupList, "description": "Groups, largest first."}, **_errors(400, 422)})
     async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = admin) -> JSONResponse:
         rows = await db.dead_groups(since=query.since, type=query.type)
-        return _json(DeadGroupList(groups=[DeadGroup.model_validate(r) for r in rows]))
+        return _json(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))
 
     @app.post("/dead-letter/retry", tags=["dead letters"], summary="Requeue a group of dead jobs", status_code=202,
               response_model=None,
@@ -317,10 +312,10 @@ def create_app(
     async def queues(_: Principal = admin) -> JSONResponse:
         rows = await db.stats()
         return _json(QueueList(queues=[
-            QueueStats(queue=r["queue"], ready=r["ready"], scheduled=r["scheduled"], running=r["running"],
-                       oldest_ready_age_seconds=(r["oldest_ready_age"].total_seconds()
-                                                 if r["oldest_ready_age"] is not None else None),
-                       dead=r["dead"])
+            QueueStats(queue=r.queue, ready=r.ready, scheduled=r.scheduled, running=r.running,
+                       oldest_ready_age_seconds=(r.oldest_ready_age.total_seconds()
+                                                 if r.oldest_ready_age is not None else None),
+                       dead=r.dead)
             for r in rows]))
 
     # -- fairness: tenants, tenant policies, key limits ---------------------------------
@@ -331,14 +326,14 @@ def create_app(
                         **_errors(400, 422)})
     async def tenants(query: Annotated[TenantsQuery, Query()], _: Principal = admin) -> JSONResponse:
         rows = await db.tenants(query.queue)
-        return _json(TenantList(tenants=[TenantStats.model_validate(r) for r in rows]))
+        return _json(TenantList(tenants=[TenantStats.model_validate(r, from_attributes=True) for r in rows]))
 
     @app.get("/tenant-policies", tags=["fairness"], summary="List tenant policies", response_model=None,
              responses={200: {"model": TenantPolicyList, "description": "Every policy, by queue and tenant."},
                         **_errors()})
     async def tenant_policies(_: Principal = admin) -> JSONResponse:
         rows = await db.tenant_policies()
-        return _json(TenantPolicyList(policies=[TenantPolicyRow.model_validate(r) for r in rows]))
+        return _json(TenantPolicyList(policies=[TenantPolicyRow.model_validate(r, from_attributes=True) for r in rows]))
 
     @app.put("/tenant-policies/{queue}/{tenant}", tags=["fairness"], summary="Set a tenant's weight and cap",
              response_model=None,
@@ -349,7 +344,7 @@ def create_app(
                                 _: Principal = admin) -> JSONResponse:
         row = await db.tenant_policy_set(queue, _policy_tenant(tenant), weight=body.weight,
                                          max_running=body.max_running)
-        return _json(TenantPolicy.model_validate(row))
+        return _json(TenantPolicy.model_validate(row, from_attributes=True))
 
     @app.delete("/tenant-policies/{queue}/{tenant}", tags=["fairness"], summary="Delete a tenant policy",
                 status_code=204, response_model=None, response_class=Response,
@@ -368,7 +363,7 @@ def create_app(
              responses={200: {"model": KeyLimit, "description": "The limit as stored."}, **_errors(400, 413, 422)})
     async def key_limit_put(type: KeyLimitTypeParam, body: KeyLimitRequest, _: Principal = admin) -> JSONResponse:
         row = await db.key_limit_set(type, body.max_running)
-        return _json(KeyLimit.model_validate(row))
+        return _json(KeyLimit.model_validate(row, from_attributes=True))
 
     @app.delete("/key-limits/{type}", tags=["fairness"], summary="Delete a type's limit per concurrency key",
                 status_code=204, response_model=None, response_class=Response,

@@ -21,6 +21,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -34,8 +35,8 @@ __all__ = [
     "Principal",
     "TokenConfigError",
     "TokenStore",
-    "parse_tokens",
     "load_tokens",
+    "parse_tokens",
     "require",
 ]
 
@@ -125,7 +126,7 @@ _bearer = HTTPBearer(auto_error=False, description="A token from JQ_API_TOKENS; 
 def require(store: TokenStore, scope: str) -> Callable[..., Principal]:
     """A dependency that admits a bearer token whose scope includes ``scope``."""
 
-    def dependency(credentials: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> Principal:
+    def dependency(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Principal:
         if credentials is None:
             raise ApiError(401, "UNAUTHENTICATED", "Missing bearer token: send Authorization: Bearer <token>.",
                            headers={"WWW-Authenticate": 'Bearer realm="jq"'})

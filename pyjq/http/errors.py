@@ -23,11 +23,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..errors import JQError
-from .models import INVALID_CHARACTER
+from .fields import INVALID_CHARACTER
 
 __all__ = [
-    "ApiError",
     "SQLSTATE_STATUS",
+    "ApiError",
     "error_body",
     "error_response",
     "from_database",
@@ -123,7 +123,8 @@ def from_database(exc: BaseException) -> ApiError:
                         headers={"Retry-After": str(RETRY_UNAVAILABLE)})
     if isinstance(exc, (UnicodeEncodeError, psycopg.DataError)) and not getattr(exc, "sqlstate", None):
         # Refused before it reached the server, e.g. a NUL character in a text argument.
-        return ApiError(400, "INVALID_CHARACTER", "The request holds text PostgreSQL cannot store (NUL characters or invalid Unicode).")
+        return ApiError(400, "INVALID_CHARACTER",
+                        "The request holds text PostgreSQL cannot store (NUL characters or invalid Unicode).")
     sqlstate = getattr(exc, "sqlstate", None)
     entry = _sqlstate_entry(sqlstate)
     if entry is None and isinstance(exc, psycopg.OperationalError):

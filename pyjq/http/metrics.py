@@ -9,11 +9,12 @@ could run now), not on CPU: I/O-bound workers idle while the queue backs up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily
+
+from .._calls.admin import QueueStats
 
 __all__ = ["CONTENT_TYPE", "METRICS", "render"]
 
@@ -31,21 +32,21 @@ METRICS = (
 
 
 class _StatsCollector:
-    def __init__(self, rows: Iterable[Mapping[str, Any]]):
+    def __init__(self, rows: Iterable[QueueStats]):
         self.rows = list(rows)
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         for name, column, help_text in METRICS:
             family = GaugeMetricFamily(name, help_text, labels=["queue"])
             for row in self.rows:
-                value = row[column]
+                value = getattr(row, column)
                 if column == "oldest_ready_age":
                     value = value.total_seconds() if value is not None else 0.0
-                family.add_metric([row["queue"]], float(value))
+                family.add_metric([row.queue], float(value))
             yield family
 
 
-def render(rows: Iterable[Mapping[str, Any]]) -> bytes:
+def render(rows: Iterable[QueueStats]) -> bytes:
     """The exposition text for jq_stats() rows."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_StatsCollector(rows))

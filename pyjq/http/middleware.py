@@ -11,11 +11,12 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import error_body
 
-__all__ = ["RequestContextMiddleware", "REQUEST_ID_HEADER", "new_request_id"]
+__all__ = ["REQUEST_ID_HEADER", "RequestContextMiddleware", "new_request_id"]
 
 log = logging.getLogger("pyjq.http")
 
@@ -73,7 +74,8 @@ class RequestContextMiddleware:
                 message = {**message, "headers": headers}
             await send(message)
 
-        async def reply(status: int, code: str, message: str, extra_headers: list[tuple[bytes, bytes]] = ()) -> None:
+        async def reply(status: int, code: str, message: str,
+                        extra_headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
             body = json.dumps(error_body(code, message, request_id)).encode()
             headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                        *extra_headers]

@@ -1,232 +1,75 @@
 """Request and response bodies of the HTTP API (pydantic), in camelCase.
 
 Requests reject unknown fields (``extra="forbid"``) and are strict about
-types: a number is not a string, a string is not a number. The limits below
-mirror the documented limits of the jq_* functions (DESIGN.md, "Rules that
-callers depend on") so that the OpenAPI document states them and a bad field
-is named before the database is asked; the SQL functions still enforce them
-and remain the authority.
-
-Text the database cannot store (NUL characters, unpaired surrogates) fails
-with the error type ``invalid_character``, which the service answers with 400.
+types: a number is not a string, a string is not a number. Their field types,
+with jq's limits, are in :mod:`pyjq.http.fields`.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from datetime import datetime, timezone
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import (
-    AfterValidator,
-    AwareDatetime,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StrictInt,
-    StrictStr,
-    StringConstraints,
-    WithJsonSchema,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
+
+from .fields import (
+    INVALID_CHARACTER,
+    MAX_PAYLOAD_DEPTH,
+    ConcurrencyKey,
+    CronExpression,
+    ErrorText,
+    IdempotencyKey,
+    JitterSeconds,
+    JobState,
+    JobType,
+    KeyMaxRunning,
+    Limit,
+    MaxAttempts,
+    Payload,
+    Priority,
+    QueueName,
+    RunAt,
+    Tenant,
+    TenantMaxRunning,
+    Timestamp,
+    TimezoneName,
+    Weight,
+)
 
 __all__ = [
     "INVALID_CHARACTER",
     "MAX_PAYLOAD_DEPTH",
-    "ErrorBody",
-    "ErrorResponse",
-    "EnqueueRequest",
-    "EnqueuedJob",
-    "DuplicateJob",
-    "Job",
     "CancelledJob",
-    "ScheduleRequest",
-    "Schedule",
-    "ScheduleList",
-    "DeadLetterQuery",
     "DeadGroup",
     "DeadGroupList",
+    "DeadLetterQuery",
+    "DuplicateJob",
+    "EnqueueRequest",
+    "EnqueuedJob",
+    "ErrorBody",
+    "ErrorResponse",
+    "Health",
+    "Job",
+    "KeyLimit",
+    "KeyLimitRequest",
+    "QueueList",
+    "QueueStats",
     "RetryDeadRequest",
     "RetryDeadResult",
-    "QueueStats",
-    "QueueList",
-    "Health",
-    "TenantsQuery",
-    "TenantStats",
+    "Schedule",
+    "ScheduleList",
+    "ScheduleRequest",
     "TenantList",
-    "TenantPolicyRequest",
     "TenantPolicy",
-    "TenantPolicyRow",
     "TenantPolicyList",
-    "KeyLimitRequest",
-    "KeyLimit",
+    "TenantPolicyRequest",
+    "TenantPolicyRow",
+    "TenantStats",
+    "TenantsQuery",
 ]
-
-INVALID_CHARACTER = "invalid_character"  # pydantic error type the service answers with 400
-MAX_PAYLOAD_DEPTH = 64  # nesting levels of a payload (deeper JSON cannot round-trip through Python's json)
-
-
-# -- field types ----------------------------------------------------------------------
-
-def _storable(value: str) -> str:
-    """PostgreSQL text and jsonb cannot hold U+0000, and UTF-8 cannot encode a lone surrogate."""
-    if "\x00" in value:
-        raise PydanticCustomError(INVALID_CHARACTER, "must not contain NUL characters (\\u0000): PostgreSQL cannot store them")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise PydanticCustomError(INVALID_CHARACTER, "must be valid Unicode text (it holds an unpaired surrogate)") from None
-    return value
-
-
-def _storable_first(value: Any) -> Any:
-    # Before the length and pattern checks, so that a NUL is answered as such (400), not as a pattern mismatch.
-    return _storable(value) if isinstance(value, str) else value
-
-
-# Patterns state "no NUL" too, so the schema says what the service accepts.
-NO_NUL = r"^[^\x00]*$"
-NOT_BLANK = r"^[^\x00]*[^ \x00][^\x00]*$"  # jq trims spaces (btrim) before calling a name empty
-
-
-def _text(min_length: int | None, max_length: int | None, pattern: str = NO_NUL) -> Any:
-    return Annotated[
-        StrictStr,
-        StringConstraints(min_length=min_length, max_length=max_length, pattern=pattern),
-        BeforeValidator(_storable_first),
-    ]
-
-
-JobType = _text(1, 128, NOT_BLANK)
-QueueName = _text(1, 64, r"^[A-Za-z0-9_.:-]{1,64}$")
-IdempotencyKey = _text(1, 255, NOT_BLANK)
-Tenant = _text(1, 128, NOT_BLANK)
-ConcurrencyKey = _text(1, 255, NOT_BLANK)
-ScheduleName = _text(1, 128)
-# A name given to a schedule over HTTP travels as one URL path segment, so it keeps to a safe alphabet.
-NewScheduleName = _text(1, 128, r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
-CronExpression = _text(1, 255, NOT_BLANK)
-TimezoneName = _text(1, 64, NOT_BLANK)
-ErrorText = _text(None, 10000)
-
-
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 8.0 as an integer; so do we. 8.5, "8" and true stay refused."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def _integer(ge: int, le: int) -> Any:
-    # The constraints sit inside the validator, so the JSON schema still says minimum/maximum.
-    return Annotated[StrictInt, Field(ge=ge, le=le), BeforeValidator(_integral)]
-
-
-Priority = _integer(-32768, 32767)
-MaxAttempts = _integer(1, 1000)
-JitterSeconds = _integer(0, 86400)
-Limit = _integer(1, 2147483647)
-Weight = _integer(1, 1000)
-TenantMaxRunning = _integer(0, 1000000)
-KeyMaxRunning = _integer(1, 1000000)
-
-_RFC3339 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-)
-
-
-def _rfc3339_text(value: Any) -> Any:
-    if not isinstance(value, str):
-        raise PydanticCustomError("datetime_type", "must be an RFC 3339 timestamp string")
-    if not _RFC3339.match(value):
-        raise PydanticCustomError(
-            "datetime_format",
-            "must be an RFC 3339 timestamp with a UTC offset, e.g. 2026-11-01T00:05:00+05:30 or 2026-11-01T00:05:00Z",
-        )
-    return value
-
-
-def _in_range(value: datetime) -> datetime:
-    try:
-        value.astimezone(timezone.utc)
-    except OverflowError:
-        raise PydanticCustomError("datetime_range", "is out of range (years 0001 to 9999 in UTC)") from None
-    return value
-
-
-# An instant with its offset kept, so "2026-11-01T00:05:00+05:30" is exactly 2026-10-31T18:35:00Z.
-Timestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text), AfterValidator(_in_range)]
-
-# jq_enqueue's range for run_at (beyond it Python clients could not read the job back).
-RUN_AT_MIN = datetime(1, 1, 2, tzinfo=timezone.utc)
-RUN_AT_MAX = datetime(9999, 12, 30, tzinfo=timezone.utc)
-
-
-def _run_at_range(value: datetime) -> datetime:
-    if not RUN_AT_MIN <= value <= RUN_AT_MAX:
-        raise PydanticCustomError("datetime_range", "is out of range (0001-01-02 to 9999-12-30 UTC)")
-    return value
-
-
-RunAt = Annotated[Timestamp, AfterValidator(_run_at_range)]
-
-
-def _check_payload(value: dict[str, Any]) -> dict[str, Any]:
-    """Walk the payload without recursion: storable strings and keys, finite numbers, bounded depth."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict):
-            if depth > MAX_PAYLOAD_DEPTH:
-                raise PydanticCustomError("payload_depth", f"is nested deeper than {MAX_PAYLOAD_DEPTH} levels")
-            for key, item in node.items():
-                if not isinstance(key, str):
-                    raise PydanticCustomError("payload_key", "object keys must be strings")
-                _storable(key)
-                stack.append((item, depth + 1))
-        elif isinstance(node, list):
-            if depth > MAX_PAYLOAD_DEPTH:
-                raise PydanticCustomError("payload_depth", f"is nested deeper than {MAX_PAYLOAD_DEPTH} levels")
-            stack.extend((item, depth + 1) for item in node)
-        elif isinstance(node, str):
-            _storable(node)
-        elif isinstance(node, float) and not math.isfinite(node):
-            raise PydanticCustomError("payload_number", "numbers must be finite (no NaN or Infinity)")
-    return value
-
-
-# Any JSON value PostgreSQL's jsonb can store: strings and keys without NUL. A component of the
-# OpenAPI document (added by pyjq.http.app), referred to by the payload's schema.
-JSON_VALUE_SCHEMA: dict[str, Any] = {
-    "description": "Any JSON value whose strings and keys hold no NUL (\\u0000).",
-    "anyOf": [
-        {"type": "string", "pattern": NO_NUL},
-        {"type": ["number", "boolean", "null"]},
-        {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
-        {"type": "object", "propertyNames": {"pattern": NO_NUL},
-         "additionalProperties": {"$ref": "#/components/schemas/JsonValue"}},
-    ],
-}
-
-Payload = Annotated[
-    dict[str, Any],
-    AfterValidator(_check_payload),
-    WithJsonSchema({
-        "type": "object",
-        "description": f"A JSON object; the job's arguments. Strings and keys hold no NUL (\\u0000); "
-                       f"at most {MAX_PAYLOAD_DEPTH} levels deep.",
-        "propertyNames": {"pattern": NO_NUL},
-        "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
-        "example": {"invoiceId": "inv_7731"},
-    }),
-]
-
-JobState = Literal["scheduled", "queued", "running", "failed_retrying", "succeeded", "cancelled", "dead"]
 
 
 class _Request(BaseModel):
@@ -280,11 +123,14 @@ class EnqueueRequest(_Request):
     )
     type: JobType = Field(description="Job type; selects the handler.")
     payload: Payload = Field(default_factory=dict)
-    run_at: RunAt | None = Field(default=None, description="Run no earlier than this instant (RFC 3339 with offset); default now.")
+    run_at: RunAt | None = Field(
+        default=None, description="Run no earlier than this instant (RFC 3339 with offset); default now.")
     priority: Priority = Field(default=0, description="Higher runs first within the queue.")
-    max_attempts: MaxAttempts | None = Field(default=None, description="Attempts before the job is dead-lettered; default from jq.settings.")
+    max_attempts: MaxAttempts | None = Field(
+        default=None, description="Attempts before the job is dead-lettered; default from jq.settings.")
     idempotency_key: IdempotencyKey | None = Field(
-        default=None, description="The same key in the same queue within its window (default 24 h) returns the first job."
+        default=None,
+        description="The same key in the same queue within its window (default 24 h) returns the first job."
     )
     queue: QueueName = Field(default="default", description="Queue name: letters, digits and _ . : -")
     tenant: Tenant | None = Field(
@@ -295,7 +141,8 @@ class EnqueueRequest(_Request):
 
 
 class EnqueuedJob(_Response):
-    model_config = ConfigDict(json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "scheduled"}})
+    model_config = ConfigDict(
+        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "scheduled"}})
     job_id: UUID
     status: Literal["queued", "scheduled"]
 
@@ -347,7 +194,8 @@ class Job(_Response):
 
 
 class CancelledJob(_Response):
-    model_config = ConfigDict(json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "cancelled"}})
+    model_config = ConfigDict(
+        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "cancelled"}})
     job_id: UUID
     status: Literal["cancelled"] = "cancelled"
 
@@ -357,7 +205,8 @@ class CancelledJob(_Response):
 class ScheduleRequest(_Request):
     model_config = ConfigDict(
         json_schema_extra={
-            "example": {"cron": "0 8 * * *", "timezone": "Asia/Kolkata", "type": "send_daily_digest", "jitterSeconds": 600}
+            "example": {"cron": "0 8 * * *", "timezone": "Asia/Kolkata", "type": "send_daily_digest",
+                        "jitterSeconds": 600}
         }
     )
     cron: CronExpression = Field(
@@ -429,7 +278,8 @@ class RetryDeadRequest(_Request):
     )
     type: JobType = Field(description="Requeue dead jobs of this type.")
     error: ErrorText | None = Field(
-        default=None, description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it."
+        default=None,
+        description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it."
     )
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
     limit: Limit | None = Field(
@@ -466,14 +316,6 @@ class Health(_Response):
 
 # -- fairness: tenants, tenant policies, key limits ------------------------------------------
 
-# Path segments (one URL segment each): no '/', and not made of dots and spaces only (a '.' or '..'
-# segment is folded away by URL normalisation before it reaches the service).
-_SEGMENT = r"^[^\x00/]*[^ \x00/.][^\x00/]*$"
-# A queue name, or '*' for every queue.
-PolicyQueue = _text(1, 64, r"^(\*|[A-Za-z0-9_.:-]*[A-Za-z0-9_:-][A-Za-z0-9_.:-]*)$")
-# A tenant, '*' for every tenant without a policy of its own, '-' for jobs without a tenant.
-PolicyTenant = _text(1, 128, _SEGMENT)
-KeyLimitType = _text(1, 128, _SEGMENT)
 
 
 class TenantsQuery(BaseModel):
@@ -505,12 +347,14 @@ def _policy_schema(schema: dict[str, Any]) -> None:
 
 class TenantPolicyRequest(_Request):
     model_config = ConfigDict(json_schema_extra=_policy_schema)
-    weight: Weight = Field(default=None, description="Shares of the queue within a priority (default 1).")
-    max_running: TenantMaxRunning = Field(
+    # Either may be omitted (None), but neither may be sent as null: the types say so in the schema.
+    weight: Weight = Field(  # type: ignore[assignment]
+        default=None, description="Shares of the queue within a priority (default 1).")
+    max_running: TenantMaxRunning = Field(  # type: ignore[assignment]
         default=None, description="At most this many running jobs of the tenant in the queue; 0 pauses it.")
 
     @model_validator(mode="after")
-    def _one_field(self) -> "TenantPolicyRequest":
+    def _one_field(self) -> TenantPolicyRequest:
         if self.weight is None and self.max_running is None:
             raise PydanticCustomError("policy_empty", "give weight, maxRunning or both")
         return self

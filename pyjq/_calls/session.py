@@ -1,0 +1,16 @@
+"""Session settings pyjq sets on its connections: jq's clock and the HTTP
+service's connection defaults. Not jq_* functions, but SQL all the same."""
+
+from __future__ import annotations
+
+from . import Scalar
+
+__all__ = ["CONFIGURE_SERVICE_SESSION", "SET_CLOCK"]
+
+# Moves jq's clock (jq._now()) for the rest of the current transaction: an ISO timestamp.
+SET_CLOCK: Scalar[str] = Scalar("select set_config('jq.now', %(now)s, true)")
+# The HTTP service's connections: UTC (every timestamp read back is within Python's range and
+# printed with Z) and a statement timeout in milliseconds, for the whole session.
+CONFIGURE_SERVICE_SESSION: Scalar[str] = Scalar(
+    "select set_config('timezone', 'UTC', false), set_config('statement_timeout', %(statement_timeout_ms)s, false)"
+)
