@@ -27,6 +27,7 @@ from psycopg.types.json import JsonbLoader, JsonLoader
 
 from ..errors import from_psycopg
 from . import Many, Scalar, _Call, from_row
+from .admin import MAINTAIN, VERSION
 
 __all__ = [
     "CLAIM",
@@ -146,8 +147,6 @@ SET_WAITING: Scalar[None] = Scalar(
     " p_waiting => %(waiting)s::boolean)"
 )
 # What the maintenance did, as a jsonb object of counts.
-MAINTAIN: Scalar[Any] = Scalar("select jq.jq_maintain()")
-VERSION: Scalar[str] = Scalar("select jq.jq_version()")
 
 
 def notify_channel(queue: str) -> str:

@@ -11,7 +11,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Iterator, Sequence, Set
 from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -28,7 +28,7 @@ from ..errors import JQError, NotInstalled, from_psycopg
 
 __all__ = [
     "CONTEXT_SETTINGS", "DSN_ENV", "CLIError", "Timestamp", "connect", "describe", "dsn_option", "echo_json",
-    "field", "fmt", "fmt_age", "given_dsn", "json_option", "jsonable", "parse_conninfo", "read_payload",
+    "fmt", "fmt_age", "given_dsn", "json_option", "jsonable", "parse_conninfo", "read_payload",
     "resolve_dsn", "table",
 ]
 
@@ -265,10 +265,3 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Set[int]
     click.echo(line(headers))
     for row in rows:
         click.echo(line(row))
-
-
-def field(row: Mapping[str, Any] | object, name: str) -> Any:
-    """A field of a result row, whether the API returned a mapping or an object (a dataclass)."""
-    if isinstance(row, Mapping):
-        return row[name]
-    return getattr(row, name)

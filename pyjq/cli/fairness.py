@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from .. import policies
-from .common import CONTEXT_SETTINGS, CLIError, connect, dsn_option, echo_json, field, fmt, json_option, table
+from .common import CONTEXT_SETTINGS, CLIError, connect, dsn_option, echo_json, fmt, json_option, table
 
 __all__ = ["key_limit", "policy", "queue", "tenants"]
 
@@ -53,8 +53,8 @@ def tenants(ctx: click.Context, queue: str | None, dsn: str | None, as_json: boo
         click.echo("no live jobs" + (f" in queue {queue}" if queue else ""))
         return
     table(["QUEUE", "TENANT", "READY", "SCHEDULED", "RUNNING", "WEIGHT", "MAX RUNNING", "SERVED"],
-           [[field(r, "queue"), fmt(field(r, "tenant")), str(field(r, "ready")), str(field(r, "scheduled")),
-             str(field(r, "running")), str(field(r, "weight")), fmt(field(r, "max_running")), str(field(r, "served"))]
+           [[r.queue, fmt(r.tenant), str(r.ready), str(r.scheduled),
+             str(r.running), str(r.weight), fmt(r.max_running), str(r.served)]
             for r in rows],
            right={2, 3, 4, 5, 6, 7})
 
@@ -99,9 +99,9 @@ def policy_set(ctx: click.Context, queue: str, tenant: str | None, no_tenant: bo
     if as_json:
         echo_json(row)
         return
-    click.echo(f"policy of {_tenant_text(row['tenant'])} in queue {row['queue']}: "
-               f"weight {_fmt_cap(row['weight'], 'inherited')}, "
-               f"max running {_fmt_cap(row['max_running'], 'inherited')}")
+    click.echo(f"policy of {_tenant_text(row.tenant)} in queue {row.queue}: "
+               f"weight {_fmt_cap(row.weight, 'inherited')}, "
+               f"max running {_fmt_cap(row.max_running, 'inherited')}")
 
 
 @policy.command("delete", short_help="Delete the policy of TENANT in QUEUE.")
@@ -142,8 +142,8 @@ def policy_list(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
         click.echo("no tenant policies")
         return
     table(["QUEUE", "TENANT", "WEIGHT", "MAX RUNNING", "UPDATED"],
-           [[field(r, "queue"), fmt(field(r, "tenant")), fmt(field(r, "weight")), fmt(field(r, "max_running")),
-             fmt(field(r, "updated_at"))]
+           [[r.queue, fmt(r.tenant), fmt(r.weight), fmt(r.max_running),
+             fmt(r.updated_at)]
             for r in rows],
            right={2, 3})
 
@@ -168,7 +168,7 @@ def key_limit_set(ctx: click.Context, type_: str, max_running: int, dsn: str | N
     if as_json:
         echo_json(row)
         return
-    click.echo(f"key limit of type {row['type']}: at most {row['max_running']} running per concurrency key")
+    click.echo(f"key limit of type {row.type}: at most {row.max_running} running per concurrency key")
 
 
 @key_limit.command("delete", short_help="Delete the key limit of TYPE (back to 1).")
