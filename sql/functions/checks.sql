@@ -25,6 +25,17 @@ as $$
     select p_queue ~ '^[A-Za-z0-9_.:-]{1,64}$'
 $$;
 
+-- The ladder as a test, for one-pass checks of many values (jq_enqueue_many):
+-- not null, not blank, at most p_max characters.
+create or replace function jq._is_filled_text(p_value text, p_max integer)
+returns boolean
+language sql
+immutable
+parallel safe
+as $$
+    select btrim(p_value) <> '' and char_length(p_value) <= p_max
+$$;
+
 -- Raises p_message with p_sqlstate, and p_hint when there is one (RAISE
 -- refuses a null HINT). Used by the checks below.
 create or replace function jq._raise_bad_argument(p_message text, p_sqlstate text, p_hint text default null)

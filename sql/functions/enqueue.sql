@@ -35,7 +35,7 @@ begin
             using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
     end if;
     if p_idempotency_key is not null then
-        v_holder := jq._take_idempotency_key(p_queue, p_idempotency_key, v_id, v_now);
+        v_holder := (jq._take_idempotency_keys(array[p_queue], array[p_idempotency_key], array[v_id], v_now))[1];
         if v_holder <> v_id then
             return query
                 select v_holder, coalesce((select s.status from jq.jq_status(v_holder) s), 'not_found'), true;
@@ -66,11 +66,11 @@ as $$
        and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
                          'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
        and jsonb_typeof(p_job -> 'type') = 'string'
-       and btrim(p_job ->> 'type') <> '' and char_length(p_job ->> 'type') <= 128
+       and jq._is_filled_text(p_job ->> 'type', 128)
        and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
        and case coalesce(jsonb_typeof(p_job -> 'queue'), 'null')
                when 'null' then true
-               when 'string' then (p_job ->> 'queue') ~ '^[A-Za-z0-9_.:-]{1,64}$'
+               when 'string' then jq._is_queue_name(p_job ->> 'queue')
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'priority'), 'null')
                when 'null' then true
@@ -84,17 +84,15 @@ as $$
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'idempotency_key'), 'null')
                when 'null' then true
-               when 'string' then btrim(p_job ->> 'idempotency_key') <> ''
-                              and char_length(p_job ->> 'idempotency_key') <= 255
+               when 'string' then jq._is_filled_text(p_job ->> 'idempotency_key', 255)
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'tenant'), 'null')
                when 'null' then true
-               when 'string' then btrim(p_job ->> 'tenant') <> '' and char_length(p_job ->> 'tenant') <= 128
+               when 'string' then jq._is_filled_text(p_job ->> 'tenant', 128)
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'concurrency_key'), 'null')
                when 'null' then true
-               when 'string' then btrim(p_job ->> 'concurrency_key') <> ''
-                              and char_length(p_job ->> 'concurrency_key') <= 255
+               when 'string' then jq._is_filled_text(p_job ->> 'concurrency_key', 255)
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'run_at'), 'null')
                when 'null' then true
@@ -186,11 +184,9 @@ declare
     v_keys    text[];
     v_run_ats timestamptz[];
     v_holders uuid[];
-    v_index   integer;
 begin
-    if p_jobs is null then
-        raise exception 'jobs must not be null' using errcode = '22004';
-    elsif jsonb_typeof(p_jobs) <> 'array' then
+    perform jq._check_not_null(p_jobs, 'jobs');
+    if jsonb_typeof(p_jobs) <> 'array' then
         raise exception 'jobs must be a JSON array of job objects, not %', jsonb_typeof(p_jobs)
             using errcode = '22023';
     elsif jsonb_array_length(p_jobs) > 10000 then
@@ -220,12 +216,9 @@ begin
         perform jq._explain_bad_job(p_jobs);
     end if;
 
-    -- Keys first, in input order: the first element with a key wins it, a
-    -- later one with the same key is a duplicate of the first.
-    v_holders := v_ids;
-    for v_index in select k.ord from unnest(v_keys) with ordinality as k(key, ord) where k.key is not null loop
-        v_holders[v_index] := jq._take_idempotency_key(v_queues[v_index], v_keys[v_index], v_ids[v_index], v_now);
-    end loop;
+    -- Keys first: the first element with a key wins it, a later one with the
+    -- same key is a duplicate of the first.
+    v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
                          idempotency_key, tenant, concurrency_key, deferred, created_at)

@@ -69,48 +69,60 @@ $$;
 comment on function jq.error_fingerprint(text) is
     'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
 
--- Takes the idempotency key for a new job, or returns the job that holds it.
--- A key whose window is over and whose job has left jq.jobs is free again.
--- Two sessions racing on one key: the second waits on the primary key until
--- the first commits, then finds the first one's job.
-create or replace function jq._take_idempotency_key(
-    p_queue text, p_key text, p_job_id uuid, p_now timestamptz)
-returns uuid
+-- Takes the idempotency keys of new jobs, set-based: element i asks for key
+-- p_keys[i] in queue p_queues[i] for job p_job_ids[i]. Returns, in input
+-- order, the job that holds each element's key afterwards: the element's own
+-- id when it took the key (or has no key), another job's when the key was
+-- taken (by a live job, or within its window), the first element's when the
+-- batch repeats a key. A key whose window is over and whose job has left
+-- jq.jobs is free again. Two sessions racing on one key: the second waits on
+-- the primary key until the first commits, then finds the first one's job.
+-- Called by jq_enqueue (one element), jq_enqueue_many and jq_schedules_fire.
+create or replace function jq._take_idempotency_keys(
+    p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamptz)
+returns uuid[]
 language plpgsql
 as $$
 declare
-    v_holder uuid;
+    v_holders uuid[];
 begin
-    delete from jq.idempotency_keys k
-     where k.queue = p_queue and k.idempotency_key = p_key and k.expires_at <= p_now
-       and not exists (select 1 from jq.jobs j where j.id = k.job_id);
-    insert into jq.idempotency_keys (queue, idempotency_key, job_id, expires_at)
-    values (p_queue, p_key, p_job_id, p_now + (select idempotency_window from jq.settings))
-    on conflict do nothing;
-    if found then
-        return p_job_id;
-    end if;
-    select k.job_id into v_holder
-      from jq.idempotency_keys k
-     where k.queue = p_queue and k.idempotency_key = p_key;
-    return v_holder;
+    -- Key order, so two batches taking the same keys cannot deadlock.
+    insert into jq.idempotency_keys as k (queue, idempotency_key, job_id, expires_at)
+    select f.queue, f.key, f.id, p_now + (select s.idempotency_window from jq.settings s)
+      from (select distinct on (i.queue, i.key) i.queue, i.key, i.id
+              from unnest(p_queues, p_keys, p_job_ids) with ordinality as i(queue, key, id, ord)
+             where i.key is not null
+             order by i.queue, i.key, i.ord) f
+     order by f.queue, f.key
+    on conflict (queue, idempotency_key) do update
+       set job_id = excluded.job_id, expires_at = excluded.expires_at
+     where k.expires_at <= p_now and not exists (select 1 from jq.jobs j where j.id = k.job_id);
+    -- A new statement: it sees the keys other sessions committed while we waited.
+    select array_agg(case when i.key is null then i.id else k.job_id end order by i.ord) into v_holders
+      from unnest(p_queues, p_keys, p_job_ids) with ordinality as i(queue, key, id, ord)
+      left join jq.idempotency_keys k on k.queue = i.queue and k.idempotency_key = i.key;
+    return v_holders;
 end
 $$;
 
--- Moves jobs out of jq.jobs for good: to jq.job_history as succeeded or
--- cancelled, or to jq.dead_jobs. The caller has locked the rows and decided
--- the outcome. Restarts the idempotency window of their keys.
-create or replace function jq._retire(
-    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz)
-returns integer
+-- Moves jobs out of jq.jobs for good, the one path every finisher takes: to
+-- jq.job_history as succeeded or cancelled, or to jq.dead_jobs. Restarts the
+-- idempotency window of their keys. p_worker null: the caller has locked the
+-- rows and decided the outcome (jq_fail, jq_cancel, jq_release,
+-- jq._reap_expired); p_worker given: only jobs that worker still holds
+-- (jq_complete, which needs no lock of its own). Returns the ids moved.
+create or replace function jq._retire_jobs(
+    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz, p_worker text default null)
+returns setof uuid
 language plpgsql
 as $$
-declare
-    v_count integer;
 begin
     if p_outcome = 'dead' then
+        return query
         with gone as (
-            delete from jq.jobs where id = any(p_ids) returning *
+            delete from jq.jobs j
+             where j.id = any(p_ids) and (p_worker is null or (j.status = 'processing' and j.locked_by = p_worker))
+            returning *
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
@@ -128,10 +140,13 @@ begin
              where b.idempotency_key is not null
                and k.queue = b.queue and k.idempotency_key = b.idempotency_key and k.job_id = b.id
         )
-        select count(*) into v_count from buried;
+        select b.id from buried b;
     elsif p_outcome in ('succeeded', 'cancelled') then
+        return query
         with gone as (
-            delete from jq.jobs where id = any(p_ids) returning *
+            delete from jq.jobs j
+             where j.id = any(p_ids) and (p_worker is null or (j.status = 'processing' and j.locked_by = p_worker))
+            returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
                                         idempotency_key, last_error, run_at, created_at, finished_at)
@@ -146,12 +161,21 @@ begin
              where r.idempotency_key is not null
                and k.queue = r.queue and k.idempotency_key = r.idempotency_key and k.job_id = r.id
         )
-        select count(*) into v_count from recorded;
+        select r.id from recorded r;
     else
         raise exception 'unknown outcome %', p_outcome using errcode = '22023';
     end if;
-    return v_count;
 end
+$$;
+
+-- jq._retire_jobs for callers that want only the count (jq_fail, jq_cancel,
+-- jq_release, jq._reap_expired, and jq_claim's dead-lettering).
+create or replace function jq._retire(
+    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz)
+returns integer
+language sql
+as $$
+    select count(*)::integer from jq._retire_jobs(p_ids, p_outcome, p_error, p_now)
 $$;
 
 -- Expired leases in one queue: a lease that ran out counts as a used attempt.
