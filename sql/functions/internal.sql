@@ -16,32 +16,52 @@ $$;
 comment on function jq._now() is
     'Current time for jq: now(), or the timestamp in the jq.now setting when a test has set one.';
 
+-- The two replaceable policy functions are created only when absent: a DBA
+-- who replaced one with CREATE OR REPLACE keeps the replacement through every
+-- upgrade. (A release that must change a default does so in a migration.)
+
 -- Delay before the next attempt after attempt number p_attempts failed.
 -- About 2^n seconds (2 s, 4 s, 8 s, ... one hour at most), spread by +-25 %
 -- so that jobs that failed together do not retry together; never under one
 -- second. A DBA may CREATE OR REPLACE this function with another policy.
-create or replace function jq.retry_delay(p_attempts integer)
+do $retry_delay$
+begin
+    if to_regprocedure('jq.retry_delay(integer)') is not null then
+        return;  -- the default, or a DBA's replacement: kept either way
+    end if;
+    -- Flush left as in 0.1.0: a database keeps the body text it was given,
+    -- and an upgraded one must match a fresh install.
+create function jq.retry_delay(p_attempts integer)
 returns interval
 language sql
 volatile
-as $$
+as $fn$
     select make_interval(secs =>
         greatest(1.0, least(3600.0, power(2, least(greatest(p_attempts, 1), 20)) * (0.75 + random() * 0.5))))
-$$;
+$fn$;
 comment on function jq.retry_delay(integer) is
     'Retry backoff: delay after failed attempt n, about 2^n s with +-25% jitter, between 1 s and 1 h. Replaceable.';
+end
+$retry_delay$;
 
 -- Normalises an error message so that errors differing only in ids, numbers
 -- or quoted values fall into one dead-letter group:
 --   'Timeout after 30s for inv_1' -> 'Timeout after 30s for ?'
 -- Short numbers with an optional unit (503, 30s, 500ms) are kept because they
 -- usually say what went wrong. Idempotent: f(f(x)) = f(x).
-create or replace function jq.error_fingerprint(p_error text)
+do $error_fingerprint$
+begin
+    if to_regprocedure('jq.error_fingerprint(text)') is not null then
+        return;  -- the default, or a DBA's replacement: kept either way
+    end if;
+    -- Flush left as in 0.1.0: a database keeps the body text it was given,
+    -- and an upgraded one must match a fresh install.
+create function jq.error_fingerprint(p_error text)
 returns text
 language sql
 immutable
 parallel safe
-as $$
+as $fn$
     -- rtrim last: a cut at 200 characters may end on a space (keeps f(f(x)) = f(x))
     select rtrim(left(btrim(regexp_replace(
         -- word tokens holding a digit, except a number of at most 3 digits with a short unit
@@ -65,9 +85,11 @@ as $$
             '"[^"]*"', '"?"', 'g'),
             '\m(?!\d{1,3}[A-Za-z]{0,3}\M)\w*\d\w*\M', '?', 'g'),
         '\s+', ' ', 'g')), 200))
-$$;
+$fn$;
 comment on function jq.error_fingerprint(text) is
     'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
+end
+$error_fingerprint$;
 
 -- Takes the idempotency keys of new jobs, set-based: element i asks for key
 -- p_keys[i] in queue p_queues[i] for job p_job_ids[i]. Returns, in input
