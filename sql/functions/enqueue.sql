@@ -1,57 +1,16 @@
 -- Enqueue: called by producers inside their own transaction, so a job exists
 -- if and only if the business change that caused it committed.
 
--- One job. Returns its id, 'queued' or 'scheduled', and duplicate = false;
--- or, when (queue, idempotency_key) is already taken within its window, the
--- original job's id and current status with duplicate = true.
-create or replace function jq.jq_enqueue(
-    p_type            text,
-    p_payload         jsonb default '{}',
-    p_queue           text default 'default',
-    p_priority        integer default 0,
-    p_run_at          timestamptz default null,
-    p_max_attempts    integer default null,
-    p_idempotency_key text default null,
-    p_tenant          text default null,
-    p_concurrency_key text default null)
-returns table (job_id uuid, status text, duplicate boolean)
-language plpgsql
-volatile
-security definer
-set search_path = jq, pg_catalog, pg_temp
+-- The run_at rule of jq_enqueue and jq_enqueue_many: infinite or far-off
+-- times break jq_stats (now() - run_at overflows) and clients (Python's
+-- datetime stops at years 1 and 9999): a worker could not read its claim.
+create or replace function jq._is_run_at_in_range(p_run_at timestamptz)
+returns boolean
+language sql
+immutable
 as $$
-declare
-    v_now    timestamptz := jq._now();
-    v_id     uuid := gen_random_uuid();
-    v_run_at timestamptz := coalesce(p_run_at, v_now);
-    v_holder uuid;
-begin
-    perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
-    perform jq._check_concurrency_key(p_concurrency_key);
-    -- Infinite or far-off times break jq_stats (now() - run_at overflows) and clients
-    -- (Python's datetime stops at years 1 and 9999): a worker could not read its claim.
-    if v_run_at not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
-        raise exception 'run_at % is out of range', p_run_at
-            using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
-    end if;
-    if p_idempotency_key is not null then
-        v_holder := (jq._take_idempotency_keys(array[p_queue], array[p_idempotency_key], array[v_id], v_now))[1];
-        if v_holder <> v_id then
-            return query
-                select v_holder, coalesce((select s.status from jq.jq_status(v_holder) s), 'not_found'), true;
-            return;
-        end if;
-    end if;
-    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
-    values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
-            coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
-    return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
-end
+    select p_run_at between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00'
 $$;
-comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text) is
-    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
 
 -- True when one element of jq_enqueue_many's array is a valid job by every
 -- rule of jq._check_job, with run_at an ISO 8601 timestamp (or absent). One
@@ -147,7 +106,7 @@ begin
                     using errcode = '22007',
                           hint = 'Use ISO 8601 with a UTC offset, e.g. 2026-11-01T00:05:00+05:30.';
             end;
-            if (v_elem ->> 'run_at')::timestamptz not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
+            if not jq._is_run_at_in_range((v_elem ->> 'run_at')::timestamptz) then
                 raise exception 'jobs[%].run_at % is out of range', v_index, v_elem -> 'run_at'
                     using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
             end if;
@@ -162,6 +121,56 @@ begin
     end loop;
 end
 $$;
+
+-- One job. Returns its id, 'queued' or 'scheduled', and duplicate = false;
+-- or, when (queue, idempotency_key) is already taken within its window, the
+-- original job's id and current status with duplicate = true.
+create or replace function jq.jq_enqueue(
+    p_type            text,
+    p_payload         jsonb default '{}',
+    p_queue           text default 'default',
+    p_priority        integer default 0,
+    p_run_at          timestamptz default null,
+    p_max_attempts    integer default null,
+    p_idempotency_key text default null,
+    p_tenant          text default null,
+    p_concurrency_key text default null)
+returns table (job_id uuid, status text, duplicate boolean)
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now    timestamptz := jq._now();
+    v_id     uuid := gen_random_uuid();
+    v_run_at timestamptz := coalesce(p_run_at, v_now);
+    v_holder uuid;
+begin
+    perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
+    perform jq._check_concurrency_key(p_concurrency_key);
+    if not jq._is_run_at_in_range(v_run_at) then
+        raise exception 'run_at % is out of range', p_run_at
+            using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
+    end if;
+    if p_idempotency_key is not null then
+        v_holder := (jq._take_idempotency_keys(array[p_queue], array[p_idempotency_key], array[v_id], v_now))[1];
+        if v_holder <> v_id then
+            return query
+                select v_holder, coalesce((select s.status from jq.jq_status(v_holder) s), 'not_found'), true;
+            return;
+        end if;
+    end if;
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
+                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+    values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
+            coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
+    return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
+end
+$$;
+comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text) is
+    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
 
 -- Many jobs in one call: a JSON array of objects with the keys type, payload,
 -- queue, priority, run_at, max_attempts, idempotency_key, tenant,
@@ -212,7 +221,7 @@ begin
         raise;
     end;
     if exists (select 1 from unnest(v_run_ats) r
-                where r not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00') then
+                where not jq._is_run_at_in_range(r)) then
         perform jq._explain_bad_job(p_jobs);
     end if;
 
