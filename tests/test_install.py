@@ -167,6 +167,19 @@ def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empt
                             ).fetchone()[0] == body, "the older installer replaced a newer function"
 
 
+def test_the_last_release_installer_refuses_this_schema(empty_database, tmp_path):
+    """Migration 4 is what makes a 0.3.0 installer (which knows only migration numbers) refuse to run."""
+    release, commit = _releases()[-1]
+    old_root = _checkout_sql(commit, tmp_path / release)
+    target = empty_database()
+    assert _psql_install(target).returncode == 0
+    refused = _psql_install(target, old_root)
+    assert refused.returncode != 0
+    assert "is newer than this installer" in refused.stderr, refused.stderr
+    with psycopg.connect(target) as conn:
+        assert pyjq.version(conn) == RELEASE
+
+
 def test_upgrade_keeps_replaced_policy_functions(empty_database):
     """The README invites DBAs to CREATE OR REPLACE retry_delay and error_fingerprint; installs keep them."""
     target = empty_database()

@@ -234,7 +234,8 @@ as $$
     select count(*)::integer from jq._retire_jobs(p_ids, p_outcome, p_error, p_now)
 $$;
 
--- Expired leases in one queue: a lease that ran out counts as a used attempt.
+-- Expired leases in one queue (jq_claim reaps its queue first, jq_maintain
+-- every queue): a lease that ran out counts as a used attempt.
 -- The worker's name is quoted in the error so that jq.error_fingerprint
 -- groups expiries from every worker together.
 -- The job goes back to pending, or to jq.dead_jobs when that was its last

@@ -62,6 +62,8 @@ $$;
 comment on function jq.jq_tenant_policy_set(text, text, integer, integer) is
     'Set a tenant''s weight (shares, 1..1000) and max_running (cap on running jobs, 0 pauses) in a queue: (queue or *, tenant or * or null for no tenant, weight, max_running) -> the row.';
 
+-- Drops a tenant's policy row (admins, pyjq.tenant_policy_delete); the tenant
+-- falls back to a less specific row, or weight 1 and no cap.
 create or replace function jq.jq_tenant_policy_delete(p_queue text, p_tenant text)
 returns boolean
 language plpgsql
@@ -83,6 +85,7 @@ $$;
 comment on function jq.jq_tenant_policy_delete(text, text) is
     'Drop the policy row of (queue or *, tenant or * or null for no tenant); true when one existed. The tenant falls back to weight 1 and no cap (or a less specific row).';
 
+-- Every policy row, for admins and dashboards (pyjq.tenant_policies).
 create or replace function jq.jq_tenant_policies()
 returns table (queue text, tenant text, weight integer, max_running integer, updated_at timestamptz)
 language sql
@@ -123,6 +126,7 @@ $$;
 comment on function jq.jq_key_limit_set(text, integer) is
     'Let up to max_running jobs of a type that share one concurrency_key run at once (default 1): (type, max_running) -> the row.';
 
+-- Drops a type's key limit (admins): back to one running job per key.
 create or replace function jq.jq_key_limit_delete(p_type text)
 returns boolean
 language plpgsql

@@ -218,6 +218,7 @@ begin
 end
 $$;
 
+-- A schedule name argument (every jq_schedule_* function): 1..128 characters.
 create or replace function jq._check_schedule_name(p_name text)
 returns void
 language plpgsql
