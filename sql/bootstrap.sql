@@ -25,8 +25,8 @@ declare
 begin
     select max(version) into v_newest from jq.migrations;
     -- The number below is the newest migration this installer knows.
-    if v_newest > 3 then
-        raise exception 'jq schema version % is newer than this installer (knows up to 3)', v_newest
+    if v_newest > 5 then
+        raise exception 'jq schema version % is newer than this installer (knows up to 5)', v_newest
             using errcode = 'JQ001',
                   hint = 'Install the jq release that matches the database, or a newer one.';
     end if;

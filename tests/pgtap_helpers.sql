@@ -86,3 +86,4 @@ begin
     return v_out;
 end
 $$;
+update jq.settings set allow_test_clock = true;  -- the suite moves the clock (jq_test.set_now)

@@ -220,6 +220,8 @@ begin
         perform jq._explain_bad_job(p_jobs);
     end if;
 
+    perform jq._check_batch_payloads(p_jobs);
+
     -- Keys first, in input order: the first element with a key wins it, a
     -- later one with the same key is a duplicate of the first.
     v_holders := v_ids;

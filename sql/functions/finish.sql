@@ -62,7 +62,7 @@ as $$
 declare
     v_now   timestamptz := jq._now();
     v_job   jq.jobs;
-    v_error text := left(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'), 8000);
+    v_error text := jq._bounded_error(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'));
     v_next  timestamptz;
 begin
     perform jq._check_worker(p_worker);

@@ -2,18 +2,24 @@
 -- functions jq.retry_delay and jq.error_fingerprint). Not granted to any role:
 -- the public jq_* functions call them as their owner.
 
--- The one clock every jq function reads. Tests move it with
+-- The one clock every jq function reads: now(), or, where the schema owner
+-- turned the test clock on (update jq.settings set allow_test_clock = true),
+-- the timestamp in the session setting jq.now:
 --   set jq.now = '2026-01-01 08:00Z';   (reset jq.now to return to real time)
--- so retry, lease and schedule tests never sleep.
+-- so retry, lease and schedule tests never sleep. Off by default: any role can
+-- set jq.now in its own session, so honouring it everywhere would let a worker
+-- steal live leases and a producer reopen idempotency windows.
 create or replace function jq._now()
 returns timestamptz
 language sql
 stable
 as $$
-    select coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+    select case when (select s.allow_test_clock from jq.settings s)
+                then coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+                else now() end
 $$;
 comment on function jq._now() is
-    'Current time for jq: now(), or the timestamp in the jq.now setting when a test has set one.';
+    'Current time for jq: now(), or the timestamp in the jq.now setting when jq.settings.allow_test_clock is on (test databases only).';
 
 -- Delay before the next attempt after attempt number p_attempts failed.
 -- About 2^n seconds (2 s, 4 s, 8 s, ... one hour at most), spread by +-25 %
@@ -97,7 +103,7 @@ create or replace function jq._check_job(
     p_prefix text default '')
 returns void
 language plpgsql
-immutable
+stable  -- reads the payload bounds in jq.settings
 as $$
 begin
     if p_type is null then
@@ -112,6 +118,7 @@ begin
         raise exception '%payload must be a JSON object, not %', p_prefix, jsonb_typeof(p_payload)
             using errcode = '22023', hint = 'Wrap the value in an object, e.g. {"value": ...}.';
     end if;
+    perform jq._check_payload(p_payload, p_prefix || 'payload');
     if p_queue is null then
         raise exception '%queue must not be null', p_prefix using errcode = '22004';
     elsif char_length(p_queue) > 64 then
