@@ -19,6 +19,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now    timestamptz := jq._now();
@@ -176,6 +178,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now     timestamptz := jq._now();

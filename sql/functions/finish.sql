@@ -10,6 +10,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -58,6 +60,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now   timestamptz := jq._now();
@@ -114,6 +118,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -153,6 +159,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now       timestamptz := jq._now();

@@ -58,6 +58,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 begin
     perform jq._check_policy_queue(p_queue, true);
@@ -95,6 +97,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_found boolean;
@@ -118,6 +122,8 @@ language sql
 stable
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
     select t.queue, nullif(t.tenant, ''), t.weight, t.max_running, t.updated_at
       from jq.tenant_policies t
@@ -133,6 +139,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 begin
     if p_type is null then
@@ -165,6 +173,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_found boolean;
@@ -187,6 +197,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 begin
     perform jq._check_policy_queue(p_queue, false);
@@ -212,6 +224,8 @@ language sql
 stable
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
     select c.queue, nullif(c.tkey, ''), c.ready, c.scheduled, c.running,
            p.weight, p.max_running, coalesce(l.served, 0)

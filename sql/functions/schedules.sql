@@ -289,6 +289,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 #variable_conflict use_column
 declare
@@ -350,6 +352,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -367,6 +371,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -389,6 +395,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -425,6 +433,8 @@ language sql
 stable
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
     select s.name, s.cron, s.timezone, s.type, s.payload, s.queue, s.priority, s.jitter_seconds, s.max_attempts,
            s.missed, not s.enabled, s.next_run_at, s.last_slot_at, s.created_at, s.updated_at
@@ -454,6 +464,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -508,6 +520,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 -- Planned for the arrays at hand every call: a generic plan guesses 10
 -- elements per array and joins 5,000 jobs to 5,000 keys in a nested loop.
 set plan_cache_mode = force_custom_plan
