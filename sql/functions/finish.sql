@@ -94,7 +94,8 @@ begin
         perform jq._retire(array[p_job_id], 'dead', v_error, v_now);
         return query select 'dead'::text, null::timestamptz;
     else
-        v_next := v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts));
+        -- At the latest where every client can still read it (run_at's range in jq_enqueue).
+        v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
                run_at = v_next, deferred = v_next > v_now, last_error = v_error
