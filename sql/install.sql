@@ -24,7 +24,9 @@ begin;
 \ir migrations/0002_schedules.sql
 \ir migrations/0003_fairness.sql
 \ir migrations/0004_structure.sql
+\ir migrations/0005_bounds_and_clock.sql
 \ir functions/internal.sql
+\ir functions/bounds.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
 \ir functions/claim.sql

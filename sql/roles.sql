@@ -57,4 +57,8 @@ to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;
 grant select on all tables in schema jq to jq_admin;
-grant update on jq.settings to jq_admin;
+-- Every tunable but allow_test_clock, which only the owner may turn on (jq._now()).
+revoke update on jq.settings from jq_admin;
+grant update (idempotency_window, history_retention, history_premake_days, default_max_attempts,
+              max_payload_bytes, max_payload_depth, max_error_length)
+    on jq.settings to jq_admin;

@@ -46,6 +46,8 @@ def load_jq(host: str, port: int | str, user: str, dbname: str, password: str | 
     """
     with psycopg.connect(host=host, port=port, user=user, dbname=dbname, password=password, autocommit=True) as conn:
         pyjq.install(conn)
+        # The tests move jq's clock with `set jq.now` (jq._now()); a production install ignores it.
+        conn.execute("update jq.settings set allow_test_clock = true")
 
 
 def _pg_ctl() -> str | None:

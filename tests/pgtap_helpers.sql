@@ -134,3 +134,4 @@ language sql
 as $$
     select to_regclass('jq.job_history_p' || to_char(p_day, 'YYYYMMDD'))
 $$;
+update jq.settings set allow_test_clock = true;  -- the suite moves the clock (jq_test.set_now)

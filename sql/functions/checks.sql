@@ -139,7 +139,7 @@ create or replace function jq._check_job(
     p_prefix text default '')
 returns void
 language plpgsql
-immutable
+stable  -- reads the payload bounds in jq.settings (jq._check_payload, bounds.sql)
 as $$
 begin
     perform jq._check_text(p_type, 'type', 128, p_prefix => p_prefix);
@@ -147,6 +147,7 @@ begin
         raise exception '%payload must be a JSON object, not %', p_prefix, jsonb_typeof(p_payload)
             using errcode = '22023', hint = 'Wrap the value in an object, e.g. {"value": ...}.';
     end if;
+    perform jq._check_payload(p_payload, p_prefix || 'payload');
     perform jq._check_queue(p_queue, p_prefix);
     perform jq._check_not_null(p_priority, 'priority', p_prefix => p_prefix);
     if p_priority not between -32768 and 32767 then

@@ -17,6 +17,8 @@ language sql
 stable
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
     select d.type, d.error_fingerprint, count(*), min(d.failed_at), max(d.failed_at),
            (array_agg(d.last_error order by d.failed_at desc))[1]
@@ -43,6 +45,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now         timestamptz := jq._now();

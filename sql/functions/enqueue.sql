@@ -140,6 +140,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now    timestamptz := jq._now();
@@ -183,6 +185,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now     timestamptz := jq._now();
@@ -224,6 +228,8 @@ begin
                 where not jq._is_run_at_in_range(r)) then
         perform jq._explain_bad_job(p_jobs);
     end if;
+
+    perform jq._check_batch_payloads(p_jobs);
 
     -- Keys first: the first element with a key wins it, a later one with the
     -- same key is a duplicate of the first.

@@ -11,6 +11,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -39,11 +41,13 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now   timestamptz := jq._now();
     v_job   jq.jobs;
-    v_error text := left(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'), 8000);
+    v_error text := jq._bounded_error(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'));
     v_next  timestamptz;
 begin
     perform jq._check_worker(p_worker);
@@ -69,7 +73,8 @@ begin
         perform jq._retire(array[p_job_id], 'dead', v_error, v_now);
         return query select 'dead'::text, null::timestamptz;
     else
-        v_next := v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts));
+        -- At the latest where every client can still read it (run_at's range in jq_enqueue).
+        v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
                run_at = v_next, deferred = v_next > v_now, last_error = v_error
@@ -93,6 +98,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -130,6 +137,8 @@ language plpgsql
 volatile
 security definer
 set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
 as $$
 declare
     v_now       timestamptz := jq._now();

@@ -3,18 +3,24 @@
 -- the public jq_* functions call them as their owner. The argument checks
 -- (jq._check_*) are in checks.sql.
 
--- The one clock every jq function reads. Tests move it with
+-- The one clock every jq function reads: now(), or, where the schema owner
+-- turned the test clock on (update jq.settings set allow_test_clock = true),
+-- the timestamp in the session setting jq.now:
 --   set jq.now = '2026-01-01 08:00Z';   (reset jq.now to return to real time)
--- so retry, lease and schedule tests never sleep.
+-- so retry, lease and schedule tests never sleep. Off by default: any role can
+-- set jq.now in its own session, so honouring it everywhere would let a worker
+-- steal live leases and a producer reopen idempotency windows.
 create or replace function jq._now()
 returns timestamptz
 language sql
 stable
 as $$
-    select coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+    select case when (select s.allow_test_clock from jq.settings s)
+                then coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+                else now() end
 $$;
 comment on function jq._now() is
-    'Current time for jq: now(), or the timestamp in the jq.now setting when a test has set one.';
+    'Current time for jq: now(), or the timestamp in the jq.now setting when jq.settings.allow_test_clock is on (test databases only).';
 
 -- The two replaceable policy functions are created only when absent: a DBA
 -- who replaced one with CREATE OR REPLACE keeps the replacement through every
