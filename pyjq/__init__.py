@@ -37,8 +37,11 @@ from .errors import (
     JQError,
     MissingArgument,
     NotInstalled,
+    PayloadTooDeep,
+    PayloadTooLarge,
     PermissionDenied,
     SchemaTooNew,
+    TimestampOutOfRange,
     ValueTooLong,
 )
 from .install import install, installed_version
@@ -106,6 +109,8 @@ __all__ = [
     "KeyLimit",
     "MissingArgument",
     "NotInstalled",
+    "PayloadTooDeep",
+    "PayloadTooLarge",
     "PermissionDenied",
     "QueueStats",
     "Retry",
@@ -114,6 +119,7 @@ __all__ = [
     "ScheduleResult",
     "Scheduler",
     "SchemaTooNew",
+    "TimestampOutOfRange",
     "TenantPolicy",
     "TenantPolicyRow",
     "TenantStats",

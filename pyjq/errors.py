@@ -15,8 +15,11 @@ __all__ = [
     "JQError",
     "MissingArgument",
     "NotInstalled",
+    "PayloadTooDeep",
+    "PayloadTooLarge",
     "PermissionDenied",
     "SchemaTooNew",
+    "TimestampOutOfRange",
     "ValueTooLong",
     "from_psycopg",
 ]
@@ -74,12 +77,35 @@ class PermissionDenied(JQError):
     sqlstate = "42501"
 
 
+class TimestampOutOfRange(InvalidTimestamp):
+    """22008: a time in jq's answer lies outside what Python holds (years 1 to 9999).
+
+    jq keeps the times it writes inside that range; another client may not have.
+    """
+
+    sqlstate = "22008"
+
+
+class PayloadTooLarge(JQError, ValueError):
+    """54000: a payload over jq.settings.max_payload_bytes (1 MiB unless an admin changed it)."""
+
+    sqlstate = "54000"
+
+
+class PayloadTooDeep(JQError, ValueError):
+    """54001: a payload nested deeper than jq.settings.max_payload_depth (64 levels unless changed)."""
+
+    sqlstate = "54001"
+
+
 _BY_SQLSTATE: dict[str, type[JQError]] = {
     "22023": InvalidArgument,
     "22004": MissingArgument,
     "22001": ValueTooLong,
     "22007": InvalidTimestamp,
     "22008": InvalidTimestamp,
+    "54000": PayloadTooLarge,
+    "54001": PayloadTooDeep,
     "JQ001": SchemaTooNew,
     "3F000": NotInstalled,
     "42883": NotInstalled,

@@ -17,6 +17,19 @@ CREATE SCHEMA jq;
 COMMENT ON SCHEMA jq IS 'jq: a background job queue in PostgreSQL. Public API: the jq.jq_* functions.';
 
 --
+-- Name: _bounded_error(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._bounded_error(p_error text) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+    select case when char_length(p_error) <= s.max_error_length then p_error
+                else left(p_error, s.max_error_length - char_length(m.marker)) || m.marker end
+      from jq.settings s,
+           lateral (select format(E'\n... [cut: %s characters in all]', char_length(p_error)) as marker) m
+$$;
+
+--
 -- Name: _channel(text); Type: FUNCTION; Schema: jq
 --
 
@@ -24,6 +37,28 @@ CREATE FUNCTION jq._channel(p_queue text) RETURNS text
     LANGUAGE sql IMMUTABLE
     AS $$
     select 'jq_' || left(p_queue, 60)
+$$;
+
+--
+-- Name: _check_batch_payloads(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_batch_payloads(p_jobs jsonb) RETURNS void
+    LANGUAGE plpgsql STABLE
+    AS $$
+declare
+    v_index integer;
+begin
+    select t.ord - 1 into v_index
+      from jsonb_array_elements(p_jobs) with ordinality as t(e, ord), jq.settings s
+     where pg_column_size(t.e -> 'payload') > s.max_payload_bytes
+        or jq._payload_too_deep(t.e -> 'payload', s.max_payload_depth)
+     order by t.ord
+     limit 1;
+    if v_index is not null then
+        perform jq._check_payload(p_jobs -> v_index -> 'payload', format('jobs[%s].payload', v_index));
+    end if;
+end
 $$;
 
 --
@@ -43,7 +78,7 @@ $$;
 --
 
 CREATE FUNCTION jq._check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text DEFAULT ''::text) RETURNS void
-    LANGUAGE plpgsql IMMUTABLE
+    LANGUAGE plpgsql STABLE
     AS $$
 begin
     perform jq._check_text(p_type, 'type', 128, p_prefix => p_prefix);
@@ -51,6 +86,7 @@ begin
         raise exception '%payload must be a JSON object, not %', p_prefix, jsonb_typeof(p_payload)
             using errcode = '22023', hint = 'Wrap the value in an object, e.g. {"value": ...}.';
     end if;
+    perform jq._check_payload(p_payload, p_prefix || 'payload');
     perform jq._check_queue(p_queue, p_prefix);
     perform jq._check_not_null(p_priority, 'priority', p_prefix => p_prefix);
     if p_priority not between -32768 and 32767 then
@@ -92,6 +128,34 @@ CREATE FUNCTION jq._check_not_null(p_value anyelement, p_name text, p_hint text 
 begin
     if p_value is null then
         perform jq._raise_bad_argument(p_prefix || p_name || ' must not be null', '22004', p_hint);
+    end if;
+end
+$$;
+
+--
+-- Name: _check_payload(jsonb, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_payload(p_payload jsonb, p_what text DEFAULT 'payload'::text) RETURNS void
+    LANGUAGE plpgsql STABLE
+    AS $$
+declare
+    v_bytes integer := pg_column_size(p_payload);
+    v_limits record;
+begin
+    if p_payload is null then
+        return;
+    end if;
+    select s.max_payload_bytes, s.max_payload_depth into v_limits from jq.settings s;
+    if v_bytes > v_limits.max_payload_bytes then
+        raise exception '% is % bytes; the limit is % bytes', p_what, v_bytes, v_limits.max_payload_bytes
+            using errcode = '54000',
+                  hint = 'Store large data elsewhere and pass a reference; an admin may raise jq.settings.max_payload_bytes.';
+    end if;
+    if jq._payload_too_deep(p_payload, v_limits.max_payload_depth) then
+        raise exception '% nests deeper than % levels', p_what, v_limits.max_payload_depth
+            using errcode = '54001',
+                  hint = 'Flatten the payload; an admin may raise jq.settings.max_payload_depth.';
     end if;
 end
 $$;
@@ -623,14 +687,28 @@ $$;
 CREATE FUNCTION jq._now() RETURNS timestamp with time zone
     LANGUAGE sql STABLE
     AS $$
-    select coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+    select case when (select s.allow_test_clock from jq.settings s)
+                then coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+                else now() end
 $$;
 
 --
 -- Name: FUNCTION _now(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq._now() IS 'Current time for jq: now(), or the timestamp in the jq.now setting when a test has set one.';
+COMMENT ON FUNCTION jq._now() IS 'Current time for jq: now(), or the timestamp in the jq.now setting when jq.settings.allow_test_clock is on (test databases only).';
+
+--
+-- Name: _payload_too_deep(jsonb, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+    select pg_column_size(p_payload) >= 4 * p_depth
+       and jsonb_path_exists(p_payload,
+               format('strict $.**{%s to last} ? (@.type() == "object" || @.type() == "array")', p_depth)::jsonpath)
+$_$;
 
 --
 -- Name: _raise_bad_argument(text, text, text); Type: FUNCTION; Schema: jq
@@ -905,6 +983,7 @@ COMMENT ON FUNCTION jq.error_fingerprint(p_error text) IS 'Dead-letter grouping 
 CREATE FUNCTION jq.jq_cancel(p_job_id uuid) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_status text;
@@ -938,6 +1017,7 @@ COMMENT ON FUNCTION jq.jq_cancel(p_job_id uuid) IS 'Cancel a job (job_id) -> can
 CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT 1, p_lease interval DEFAULT '00:05:00'::interval, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -1353,6 +1433,7 @@ COMMENT ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_
 CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) RETURNS SETOF uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now timestamptz := jq._now();
@@ -1376,6 +1457,7 @@ COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) IS 'Complete
 CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     select d.type, d.error_fingerprint, count(*), min(d.failed_at), max(d.failed_at),
            (array_agg(d.last_error order by d.failed_at desc))[1]
@@ -1399,6 +1481,7 @@ COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type t
 CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_max_attempts integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_tenant text DEFAULT NULL::text, p_concurrency_key text DEFAULT NULL::text) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now    timestamptz := jq._now();
@@ -1442,6 +1525,7 @@ COMMENT ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_
 CREATE FUNCTION jq.jq_enqueue_many(p_jobs jsonb) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now     timestamptz := jq._now();
@@ -1484,6 +1568,8 @@ begin
         perform jq._explain_bad_job(p_jobs);
     end if;
 
+    perform jq._check_batch_payloads(p_jobs);
+
     -- Keys first: the first element with a key wins it, a later one with the
     -- same key is a duplicate of the first.
     v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
@@ -1523,11 +1609,12 @@ COMMENT ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) IS 'Enqueue many jobs in on
 CREATE FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text DEFAULT NULL::text, p_retry_in interval DEFAULT NULL::interval, p_discard boolean DEFAULT false) RETURNS TABLE(status text, next_attempt_at timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now   timestamptz := jq._now();
     v_job   jq.jobs;
-    v_error text := left(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'), 8000);
+    v_error text := jq._bounded_error(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'));
     v_next  timestamptz;
 begin
     perform jq._check_worker(p_worker);
@@ -1553,7 +1640,8 @@ begin
         perform jq._retire(array[p_job_id], 'dead', v_error, v_now);
         return query select 'dead'::text, null::timestamptz;
     else
-        v_next := v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts));
+        -- At the latest where every client can still read it (run_at's range in jq_enqueue).
+        v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
                run_at = v_next, deferred = v_next > v_now, last_error = v_error
@@ -1576,6 +1664,7 @@ COMMENT ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_ret
 CREATE FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval DEFAULT '00:05:00'::interval) RETURNS TABLE(job_id uuid, state text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now timestamptz := jq._now();
@@ -1615,6 +1704,7 @@ COMMENT ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease int
 CREATE FUNCTION jq.jq_key_limit_delete(p_type text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_found boolean;
@@ -1639,6 +1729,7 @@ COMMENT ON FUNCTION jq.jq_key_limit_delete(p_type text) IS 'Drop the key limit o
 CREATE FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) RETURNS TABLE(type text, max_running integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_text(p_type, 'type', 128);
@@ -1669,6 +1760,7 @@ COMMENT ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) IS '
 CREATE FUNCTION jq.jq_maintain() RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now     timestamptz := jq._now();
@@ -1748,6 +1840,7 @@ COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at
 CREATE FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_queue(p_queue);
@@ -1772,6 +1865,7 @@ COMMENT ON FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) IS 'Choos
 CREATE FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) RETURNS TABLE(job_id uuid, status text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now       timestamptz := jq._now();
@@ -1819,6 +1913,7 @@ COMMENT ON FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) IS 'Hand leas
 CREATE FUNCTION jq.jq_retry_dead(p_type text DEFAULT NULL::text, p_error text DEFAULT NULL::text, p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT NULL::integer) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now         timestamptz := jq._now();
@@ -1874,6 +1969,7 @@ COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestam
 CREATE FUNCTION jq.jq_schedule_delete(p_name text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -1895,6 +1991,7 @@ COMMENT ON FUNCTION jq.jq_schedule_delete(p_name text) IS 'Delete a schedule (na
 CREATE FUNCTION jq.jq_schedule_pause(p_name text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -1919,6 +2016,7 @@ COMMENT ON FUNCTION jq.jq_schedule_pause(p_name text) IS 'Pause a schedule (name
 CREATE FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_jitter_seconds integer DEFAULT 0, p_max_attempts integer DEFAULT NULL::integer, p_missed text DEFAULT 'latest'::text, p_next_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(name text, created boolean, next_run_at timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 #variable_conflict use_column
 declare
@@ -1982,6 +2080,7 @@ COMMENT ON FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text
 CREATE FUNCTION jq.jq_schedule_resume(p_name text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -2007,6 +2106,7 @@ COMMENT ON FUNCTION jq.jq_schedule_resume(p_name text) IS 'Resume a paused sched
 CREATE FUNCTION jq.jq_schedules(p_name text DEFAULT NULL::text) RETURNS TABLE(name text, cron text, timezone text, type text, payload jsonb, queue text, priority smallint, jitter_seconds integer, max_attempts smallint, missed text, paused boolean, next_run_at timestamp with time zone, last_slot_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     select s.name, s.cron, s.timezone, s.type, s.payload, s.queue, s.priority, s.jitter_seconds, s.max_attempts,
            s.missed, not s.enabled, s.next_run_at, s.last_slot_at, s.created_at, s.updated_at
@@ -2028,6 +2128,7 @@ COMMENT ON FUNCTION jq.jq_schedules(p_name text) IS 'Schedules (name: one, null:
 CREATE FUNCTION jq.jq_schedules_due(p_limit integer DEFAULT 1000) RETURNS TABLE(name text, cron text, timezone text, missed text, next_run_at timestamp with time zone, updated_at timestamp with time zone, as_of timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_now timestamptz := jq._now();
@@ -2067,6 +2168,7 @@ COMMENT ON FUNCTION jq.jq_schedules_due(p_limit integer) IS 'Scheduler: claim up
 CREATE FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) RETURNS TABLE(schedules integer, jobs integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     SET plan_cache_mode TO 'force_custom_plan'
     AS $$
 declare
@@ -2180,6 +2282,7 @@ COMMENT ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with
 CREATE FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_worker(p_worker);
@@ -2213,6 +2316,7 @@ COMMENT ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting 
 CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled bigint, running bigint, oldest_ready_age interval, dead bigint)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     with live as (
         select j.queue,
@@ -2246,6 +2350,7 @@ COMMENT ON FUNCTION jq.jq_stats() IS 'Per queue: (queue, ready, scheduled, runni
 CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     select found.job_id, found.type, found.queue, found.status, found.attempts, found.max_attempts,
            found.run_at, found.next_attempt_at, found.last_error, found.created_at, found.finished_at,
@@ -2290,6 +2395,7 @@ COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever i
 CREATE FUNCTION jq.jq_tenant_policies() RETURNS TABLE(queue text, tenant text, weight integer, max_running integer, updated_at timestamp with time zone)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     select t.queue, nullif(t.tenant, ''), t.weight, t.max_running, t.updated_at
       from jq.tenant_policies t
@@ -2309,6 +2415,7 @@ COMMENT ON FUNCTION jq.jq_tenant_policies() IS 'Every tenant policy row: (queue,
 CREATE FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 declare
     v_found boolean;
@@ -2335,6 +2442,7 @@ COMMENT ON FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) IS '
 CREATE FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer DEFAULT NULL::integer, p_max_running integer DEFAULT NULL::integer) RETURNS TABLE(queue text, tenant text, weight integer, max_running integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
 begin
     perform jq._check_queue(p_queue, p_wildcard => true);
@@ -2371,6 +2479,7 @@ COMMENT ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weigh
 CREATE FUNCTION jq.jq_tenants(p_queue text DEFAULT NULL::text) RETURNS TABLE(queue text, tenant text, ready bigint, scheduled bigint, running bigint, weight integer, max_running integer, served bigint)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     select c.queue, nullif(c.tkey, ''), c.ready, c.scheduled, c.running,
            p.weight, p.max_running, coalesce(l.served, 0)
@@ -2399,6 +2508,7 @@ COMMENT ON FUNCTION jq.jq_tenants(p_queue text) IS 'Per (queue, tenant) with liv
 CREATE FUNCTION jq.jq_version() RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
     AS $$
     select r.release from jq.release r
 $$;
@@ -2720,10 +2830,17 @@ CREATE TABLE jq.settings (
     history_retention interval DEFAULT '30 days'::interval NOT NULL,
     history_premake_days integer DEFAULT 3 NOT NULL,
     default_max_attempts integer DEFAULT 25 NOT NULL,
+    allow_test_clock boolean DEFAULT false NOT NULL,
+    max_payload_bytes integer DEFAULT 1048576 NOT NULL,
+    max_payload_depth integer DEFAULT 64 NOT NULL,
+    max_error_length integer DEFAULT 8000 NOT NULL,
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
     CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
     CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
     CONSTRAINT settings_idempotency_window_positive CHECK ((idempotency_window > '00:00:00'::interval)),
+    CONSTRAINT settings_max_error_length_range CHECK (((max_error_length >= 256) AND (max_error_length <= 1048576))),
+    CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
+    CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
     CONSTRAINT settings_singleton CHECK (singleton)
 );
 
@@ -2731,7 +2848,7 @@ CREATE TABLE jq.settings (
 -- Name: TABLE settings; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts.';
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), and whether the test clock (jq.now) is honoured.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -2954,11 +3071,25 @@ GRANT USAGE ON SCHEMA jq TO jq_worker;
 GRANT USAGE ON SCHEMA jq TO jq_admin;
 
 --
+-- Name: FUNCTION _bounded_error(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._bounded_error(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._bounded_error(p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _channel(p_queue text); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._channel(p_queue text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._channel(p_queue text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_batch_payloads(p_jobs jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_batch_payloads(p_jobs jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_batch_payloads(p_jobs jsonb) TO jq_admin;
 
 --
 -- Name: FUNCTION _check_concurrency_key(p_key text, p_prefix text); Type: ACL; Schema: jq
@@ -2987,6 +3118,13 @@ GRANT ALL ON FUNCTION jq._check_lease(p_lease interval) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_payload(p_payload jsonb, p_what text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_payload(p_payload jsonb, p_what text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_payload(p_payload jsonb, p_what text) TO jq_admin;
 
 --
 -- Name: FUNCTION _check_queue(p_queue text, p_prefix text, p_wildcard boolean); Type: ACL; Schema: jq
@@ -3127,6 +3265,13 @@ GRANT ALL ON FUNCTION jq._notify_ready() TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._now() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._now() TO jq_admin;
+
+--
+-- Name: FUNCTION _payload_too_deep(p_payload jsonb, p_depth integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) TO jq_admin;
 
 --
 -- Name: FUNCTION _raise_bad_argument(p_message text, p_sqlstate text, p_hint text); Type: ACL; Schema: jq
@@ -3501,7 +3646,49 @@ GRANT SELECT ON TABLE jq.schedules TO jq_admin;
 -- Name: TABLE settings; Type: ACL; Schema: jq
 --
 
-GRANT SELECT,UPDATE ON TABLE jq.settings TO jq_admin;
+GRANT SELECT ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.idempotency_window; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(idempotency_window) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.history_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(history_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.history_premake_days; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(history_premake_days) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.default_max_attempts; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(default_max_attempts) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.max_payload_bytes; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(max_payload_bytes) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.max_payload_depth; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.max_error_length; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
 
 --
 -- Name: TABLE tenant_policies; Type: ACL; Schema: jq

@@ -195,7 +195,8 @@ def test_upgrade_keeps_replaced_policy_functions(empty_database):
         assert pyjq.install(conn) == RELEASE
         assert conn.execute("select jq.retry_delay(2)").fetchone()[0].total_seconds() == 84
         assert conn.execute("select jq.error_fingerprint('Timeout for inv_1')").fetchone()[0] == "dba:Timeout fo"
-        # And jq uses them: a failed job's retry delay and a dead job's fingerprint.
+        # And jq uses them: a failed job's retry delay and a dead job's fingerprint (on the test clock).
+        conn.execute("update jq.settings set allow_test_clock = true")
         conn.execute("set jq.now = '2030-01-01 00:00Z'")
         job = conn.execute("select job_id from jq.jq_enqueue('p', '{}', 'default', 0, null, 2)").fetchone()[0]
         conn.execute("select * from jq.jq_claim('default', 'w', 1)")

@@ -33,7 +33,7 @@ from typing import Any, Generic, NoReturn, TypeVar
 import psycopg
 from psycopg.rows import dict_row
 
-from ..errors import from_psycopg
+from ..errors import TimestampOutOfRange, from_psycopg
 
 __all__ = ["Many", "One", "Scalar", "expect_row", "from_row"]
 
@@ -66,6 +66,15 @@ def _raise_mapped(exc: psycopg.Error) -> NoReturn:
     raise mapped from exc
 
 
+def _raise_unreadable(exc: psycopg.DataError) -> NoReturn:
+    """A value psycopg could not load into Python (no SQLSTATE: the server sent it fine). In jq's
+    answers that is a time beyond Python's years 1 to 9999, written by a client other than jq."""
+    if exc.sqlstate:
+        raise exc
+    raise TimestampOutOfRange(f"jq answered a time outside the years 1 to 9999 that Python can hold ({exc})",
+                              sqlstate="22008") from exc
+
+
 class _Call:
     """The SQL text of one call; the subclasses say what its answer is."""
 
@@ -81,7 +90,12 @@ class _Call:
         try:
             with conn.cursor(row_factory=dict_row) as cur:
                 cur.execute(self.sql, params)
-                return cur.fetchall() if cur.description is not None else []
+                if cur.description is None:
+                    return []
+                try:
+                    return cur.fetchall()
+                except psycopg.DataError as exc:
+                    _raise_unreadable(exc)
         except psycopg.Error as exc:
             _raise_mapped(exc)
 
@@ -89,7 +103,12 @@ class _Call:
         try:
             async with conn.cursor(row_factory=dict_row) as cur:
                 await cur.execute(self.sql, params)
-                return await cur.fetchall() if cur.description is not None else []
+                if cur.description is None:
+                    return []
+                try:
+                    return await cur.fetchall()
+                except psycopg.DataError as exc:
+                    _raise_unreadable(exc)
         except psycopg.Error as exc:
             _raise_mapped(exc)
 

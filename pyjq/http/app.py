@@ -90,9 +90,11 @@ _ERROR_DESCRIPTIONS = {
     404: "Not found (JOB_NOT_FOUND, SCHEDULE_NOT_FOUND, POLICY_NOT_FOUND, KEY_LIMIT_NOT_FOUND).",
     409: "JOB_RUNNING: the job is running, cancellation was requested and is cooperative; "
          "JOB_FINISHED: it already finished (succeeded or dead).",
-    413: "PAYLOAD_TOO_LARGE: the body exceeds the configured limit (default 1 MiB).",
+    413: "PAYLOAD_TOO_LARGE: the body exceeds the configured limit (default 1 MiB), or the payload exceeds "
+         "jq.settings.max_payload_bytes (1 MiB as stored, unless an admin changed it).",
     422: "VALIDATION_ERROR: the request does not match the schema (unknown fields included; the field is "
-         "named); INVALID_ARGUMENT, MISSING_ARGUMENT, VALUE_TOO_LONG, INVALID_TIMESTAMP: jq refused an argument.",
+         "named); INVALID_ARGUMENT, MISSING_ARGUMENT, VALUE_TOO_LONG, INVALID_TIMESTAMP: jq refused an argument; "
+         "PAYLOAD_TOO_DEEP: the payload nests deeper than jq.settings.max_payload_depth (64 unless changed).",
     500: "INTERNAL: an unexpected error (a bug); details are in the service log.",
     503: "DATABASE_UNAVAILABLE, RETRY, TIMEOUT (try again after Retry-After seconds), NOT_INSTALLED.",
 }
@@ -224,7 +226,7 @@ def create_app(
 
     @app.get("/jobs/{id}", tags=["jobs"], summary="Status of a job", response_model=None,
              responses={200: {"model": Job, "description": "The job, wherever it is: live, finished or dead."},
-                        **_errors(404)})
+                        **_errors(404, 422)})
     async def job_status(id: JobId, _: Principal = producer) -> JSONResponse:
         found = await db.status(_job_uuid(id))
         if found is None:

@@ -70,6 +70,9 @@ SQLSTATE_STATUS: dict[str, tuple[int, str, int | None]] = {
     "JQ": (422, "INVALID_ARGUMENT", None),
     "23505": (409, "CONFLICT", None),
     "23": (422, "CONSTRAINT_VIOLATION", None),
+    # jq.settings' bounds on what callers store: a payload too large, or nested too deep.
+    "54000": (413, "PAYLOAD_TOO_LARGE", None),
+    "54001": (422, "PAYLOAD_TOO_DEEP", None),
     "54": (422, "LIMIT_EXCEEDED", None),
     # The service's database role lacks a grant (see the jq_producer/jq_admin roles).
     "42501": (403, "PERMISSION_DENIED", None),
