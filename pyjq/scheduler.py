@@ -61,7 +61,9 @@ is merely late still fires it) and skips the others.
 The clock is jq's: ``as_of`` from jq_schedules_due, which a test moves with
 ``set jq.now = '...'`` on the connection; ``Scheduler(clock=...)`` instead
 sets ``jq.now`` inside each tick's transaction, so SQL and croniter always
-agree on "now".
+agree on "now". Both need the test clock turned on in that database (``update
+jq.settings set allow_test_clock = true``, by its owner): a production install
+ignores ``jq.now``, so a moved clock cannot fire a slot early there.
 """
 
 from __future__ import annotations
