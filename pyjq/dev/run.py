@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import ExitStack, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
@@ -25,6 +25,9 @@ import pyjq
 
 from .demo import DemoSize, DemoState, run_demo
 from .localpg import LocalPostgres
+
+if TYPE_CHECKING:
+    from rich.console import Console  # the `demo` extra
 
 logger = logging.getLogger("pyjq.dev")
 
@@ -106,7 +109,7 @@ def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str 
     return summary
 
 
-async def _play(dsn: str, size: DemoSize, console, live: bool) -> dict[str, Any]:
+async def _play(dsn: str, size: DemoSize, console: Console, live: bool) -> dict[str, Any]:
     from rich.live import Live  # noqa: PLC0415
 
     from .dashboard import Dashboard  # noqa: PLC0415
@@ -124,7 +127,7 @@ async def _play(dsn: str, size: DemoSize, console, live: bool) -> dict[str, Any]
             await board.close()
 
 
-def _print_summary(console, summary: dict[str, Any]) -> None:
+def _print_summary(console: Console, summary: dict[str, Any]) -> None:
     ok = summary["accounted_for"]
     console.print()
     console.print(f"[bold]Summary[/bold] ({summary['elapsed_s']} s): {summary['jobs']} jobs, "

@@ -1,0 +1,79 @@
+"""The tests' throwaway PostgreSQL: pyjq.dev.localpg.ThrowawayPostgres with the tests' settings.
+
+    python tests/harness/testserver.py start DIR   initdb + start in the empty DIR; writes DIR/env.sh
+    python tests/harness/testserver.py stop DIR    stop that server and delete DIR
+    python tests/harness/testserver.py ctl DIR ARGS...   pg_ctl ARGS on it, as the server's OS user
+
+run-tests.sh (`make test`) runs start/stop around pg_prove and pytest; conftest.py
+starts one itself (``start_for_pytest``) when pytest runs without PGHOST/PGPORT.
+Tests restart the server with ``$JQ_TEST_PGCTL restart -m fast`` (the ``ctl`` command).
+
+The data is throwaway, so durability is traded for speed (fsync off).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from pyjq.dev.localpg import MARKER, LocalPostgresError, ThrowawayPostgres
+
+SETTINGS = {
+    "max_connections": "200",
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+}
+
+
+def start(root: Path | None = None) -> ThrowawayPostgres:
+    server = ThrowawayPostgres(SETTINGS, root=root, bindir=os.environ.get("JQ_TEST_PGBIN"),
+                               writer="tests/harness/testserver.py")
+    server.start()
+    return server
+
+
+def environment(server: ThrowawayPostgres) -> dict[str, str]:
+    """What a test run needs to reach the server (libpq variables) and to restart it."""
+    assert server.root is not None and server.cluster is not None
+    ctl = [sys.executable, str(Path(__file__).resolve()), "ctl", str(server.root)]
+    return {
+        "PGHOST": "127.0.0.1",
+        "PGPORT": str(server.port),
+        "PGUSER": "postgres",
+        "JQ_TEST_PGDATA": str(server.cluster.data),
+        "JQ_TEST_PGBIN": str(server.bindir),
+        "JQ_TEST_PGLOG": str(server.log_path),
+        "JQ_TEST_PGCTL": shlex.join(ctl),  # a command prefix: $JQ_TEST_PGCTL restart -m fast
+    }
+
+
+def main(argv: list[str]) -> int:
+    logging.basicConfig(level=logging.INFO, format="==> %(message)s", stream=sys.stderr)
+    if len(argv) < 2 or argv[0] not in ("start", "stop", "ctl"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    command, root = argv[0], Path(argv[1]).resolve()
+    try:
+        if command == "start":
+            server = start(root)
+            env = environment(server)
+            (root / "env.sh").write_text("".join(f"export {k}={shlex.quote(v)}\n" for k, v in env.items()))
+        elif command == "stop":
+            if (root / MARKER).exists():
+                ThrowawayPostgres.attach(root, bindir=os.environ.get("JQ_TEST_PGBIN")).stop()
+        else:
+            cluster = ThrowawayPostgres.attach(root, bindir=os.environ.get("JQ_TEST_PGBIN")).cluster
+            assert cluster is not None
+            return cluster.pg_ctl(*argv[2:], check=False, quiet=False).returncode
+    except LocalPostgresError as exc:
+        print(f"jq harness: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
