@@ -336,15 +336,22 @@ class ThrowawayPostgres:
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
 
-    def start(self) -> None:
-        bindir = find_bindir(self.preferred_bindir)
-        _server_user()  # a missing postgres user fails before any folder is made
-        self.root = self._make_root()
-        try:
+    def prepare(self) -> Cluster:
+        """Make the (marked, empty) folder without starting anything, so that where the
+        server will live is known early; start() does it when not done yet."""
+        if self.cluster is None:
+            bindir = find_bindir(self.preferred_bindir)
+            _server_user()  # a missing postgres user fails before any folder is made
+            self.root = self._make_root()
             (self.root / MARKER).touch()
             self.cluster = Cluster(self.root, bindir)
-            self.cluster.initdb()
-            self._start_on_a_free_port(self.cluster)
+        return self.cluster
+
+    def start(self) -> None:
+        cluster = self.prepare()
+        try:
+            cluster.initdb()
+            self._start_on_a_free_port(cluster)
         except BaseException:
             self.stop()
             raise

@@ -46,9 +46,9 @@ class _HttpService:
     """uvicorn serving the jq HTTP app on a background thread."""
 
     def __init__(self, dsn: str, host: str, port: int, token: str):
-        import uvicorn  # noqa: PLC0415 -- the `server` extra
+        import uvicorn  # the `server` extra
 
-        from ..http.app import create_app  # noqa: PLC0415
+        from ..http.app import create_app
 
         app = create_app(dsn, tokens={token: "admin"})
         self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
@@ -70,7 +70,7 @@ def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str 
         port: int = 8080, folder: Path = Path(".jq-dev"), live: bool = True) -> dict[str, Any]:
     """Run the demo; returns its summary. ``serve`` keeps the worker-less HTTP
     service and the database up after the demo until Ctrl-C."""
-    from rich.console import Console  # noqa: PLC0415 -- the `demo` extra
+    from rich.console import Console  # the `demo` extra
 
     console = Console(soft_wrap=True)
     with ExitStack() as stack:
@@ -110,9 +110,9 @@ def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str 
 
 
 async def _play(dsn: str, size: DemoSize, console: Console, live: bool) -> dict[str, Any]:
-    from rich.live import Live  # noqa: PLC0415
+    from rich.live import Live
 
-    from .dashboard import Dashboard  # noqa: PLC0415
+    from .dashboard import Dashboard
 
     state = DemoState()
     if not live:

@@ -5,7 +5,7 @@
     python tests/harness/testserver.py ctl DIR ARGS...   pg_ctl ARGS on it, as the server's OS user
 
 run-tests.sh (`make test`) runs start/stop around pg_prove and pytest; conftest.py
-starts one itself (``start_for_pytest``) when pytest runs without PGHOST/PGPORT.
+starts one itself when pytest runs without PGHOST/PGPORT.
 Tests restart the server with ``$JQ_TEST_PGCTL restart -m fast`` (the ``ctl`` command).
 
 The data is throwaway, so durability is traded for speed (fsync off).
@@ -29,26 +29,27 @@ SETTINGS = {
 }
 
 
-def start(root: Path | None = None) -> ThrowawayPostgres:
-    server = ThrowawayPostgres(SETTINGS, root=root, bindir=os.environ.get("JQ_TEST_PGBIN"),
-                               writer="tests/harness/testserver.py")
-    server.start()
-    return server
+def planned(root: Path | None = None) -> ThrowawayPostgres:
+    """The tests' server, not started yet (see ThrowawayPostgres.prepare)."""
+    return ThrowawayPostgres(SETTINGS, root=root, bindir=os.environ.get("JQ_TEST_PGBIN"),
+                             writer="tests/harness/testserver.py")
 
 
 def environment(server: ThrowawayPostgres) -> dict[str, str]:
-    """What a test run needs to reach the server (libpq variables) and to restart it."""
-    assert server.root is not None and server.cluster is not None
-    ctl = [sys.executable, str(Path(__file__).resolve()), "ctl", str(server.root)]
-    return {
-        "PGHOST": "127.0.0.1",
-        "PGPORT": str(server.port),
-        "PGUSER": "postgres",
-        "JQ_TEST_PGDATA": str(server.cluster.data),
-        "JQ_TEST_PGBIN": str(server.bindir),
-        "JQ_TEST_PGLOG": str(server.log_path),
+    """What a test run needs: where the server's files are and how to restart it
+    (JQ_TEST_*, known once it is prepared), and how to reach it (libpq's PGHOST,
+    PGPORT, PGUSER, once it has started)."""
+    cluster = server.prepare()
+    ctl = [sys.executable, str(Path(__file__).resolve()), "ctl", str(cluster.root)]
+    env = {
+        "JQ_TEST_PGDATA": str(cluster.data),
+        "JQ_TEST_PGBIN": str(cluster.bindir),
+        "JQ_TEST_PGLOG": str(cluster.log_path),
         "JQ_TEST_PGCTL": shlex.join(ctl),  # a command prefix: $JQ_TEST_PGCTL restart -m fast
     }
+    if server.port is not None:
+        env.update(PGHOST="127.0.0.1", PGPORT=str(server.port), PGUSER="postgres")
+    return env
 
 
 def main(argv: list[str]) -> int:
@@ -59,7 +60,8 @@ def main(argv: list[str]) -> int:
     command, root = argv[0], Path(argv[1]).resolve()
     try:
         if command == "start":
-            server = start(root)
+            server = planned(root)
+            server.start()
             env = environment(server)
             (root / "env.sh").write_text("".join(f"export {k}={shlex.quote(v)}\n" for k, v in env.items()))
         elif command == "stop":
