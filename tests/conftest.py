@@ -208,7 +208,7 @@ def db(postgresql: psycopg.Connection) -> psycopg.Connection:
 def dsn(postgresql: psycopg.Connection) -> str:
     """Conninfo string for the same fresh database as ``db``."""
     info = postgresql.info
-    params = {"host": info.host, "port": info.port, "user": info.user, "dbname": info.dbname}
+    params: dict[str, Any] = {"host": info.host, "port": info.port, "user": info.user, "dbname": info.dbname}
     if info.password:
         params["password"] = info.password
     return make_conninfo(**params)

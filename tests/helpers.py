@@ -63,7 +63,7 @@ async def eventually(check: Callable[[], Any], timeout: float = 15.0, what: str 
 # -- jobs ---------------------------------------------------------------------------------
 
 
-def job_status(dsn: str, job_id: UUID | str) -> pyjq.JobStatus:
+def job_status(dsn: str, job_id: UUID | str) -> pyjq.JobStatus | None:
     """pyjq.status on a connection of its own (the test's may be busy or in a transaction)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         return pyjq.status(conn, job_id)
@@ -73,7 +73,9 @@ def enqueue_sql(db: psycopg.Connection, type_: str = "work", **kw: Any) -> UUID:
     """jq_enqueue(type_, p_<name> => value for each keyword), straight from SQL."""
     args = ", ".join(f"p_{k} => %s" for k in kw)
     sql = f"select job_id from jq.jq_enqueue(%s{', ' + args if args else ''})"
-    return db.execute(sql, [type_, *kw.values()]).fetchone()[0]
+    row = db.execute(sql, [type_, *kw.values()]).fetchone()
+    assert row is not None
+    return row[0]
 
 
 def enqueue_n(conn: psycopg.Connection, n: int, *, tenant: str | None = None, type: str = "work",
