@@ -120,13 +120,17 @@ class Cluster:
         self.log_path = root / "server.log"
         self.owner = _server_user()
 
+    def as_owner(self, cmd: list[str]) -> list[str]:
+        """cmd run as the server's user."""
+        if self.owner is None:
+            return cmd
+        # runuser rather than su: no password, no login shell, arguments passed as-is.
+        return ["runuser", "-u", self.owner.pw_name, "--", *cmd]
+
     def run(self, cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess:
         """Run cmd as the server's user, from a directory that user can enter."""
-        if self.owner is not None:
-            # runuser rather than su: no password, no login shell, arguments passed as-is.
-            cmd = ["runuser", "-u", self.owner.pw_name, "--", *cmd]
         kwargs.setdefault("cwd", str(self.root))
-        return subprocess.run(cmd, **kwargs)
+        return subprocess.run(self.as_owner(cmd), **kwargs)
 
     def give_to_owner(self, *paths: Path) -> None:
         if self.owner is not None:
@@ -164,15 +168,18 @@ class Cluster:
         conf.write_text("\n".join(lines) + "\n")
         self.give_to_owner(conf, sock)
 
-    def pg_ctl(self, *args: str, check: bool = True, quiet: bool = True) -> subprocess.CompletedProcess:
+    def pg_ctl_command(self, *args: str) -> list[str]:
         """pg_ctl -D data ARGS. start/restart always log to server.log: without -l the
         server keeps the caller's stdout and stderr open, so a caller capturing them
         would wait forever."""
-        cmd = [str(self.bindir / "pg_ctl"), "-D", str(self.data), *args]
+        cmd = [str(self.bindir / "pg_ctl"), "-D", str(self.data)]
         if args and args[0] in ("start", "restart"):
             cmd += ["-l", str(self.log_path)]
+        return [*cmd, *args]
+
+    def pg_ctl(self, *args: str, check: bool = True, quiet: bool = True) -> subprocess.CompletedProcess:
         out = subprocess.DEVNULL if quiet else None
-        return self.run(cmd, check=check, stdout=out, stderr=out)
+        return self.run(self.pg_ctl_command(*args), check=check, stdout=out, stderr=out)
 
     def running(self) -> bool:
         return self.pg_ctl("status", check=False).returncode == 0

@@ -70,7 +70,11 @@ def main(argv: list[str]) -> int:
         else:
             cluster = ThrowawayPostgres.attach(root, bindir=os.environ.get("JQ_TEST_PGBIN")).cluster
             assert cluster is not None
-            return cluster.pg_ctl(*argv[2:], check=False, quiet=False).returncode
+            # exec, not a child: pg_ctl's exit is the caller's, with nothing after it
+            # (the crash tests time the restart and look for connections made after it).
+            os.chdir(cluster.root)
+            command = cluster.as_owner(cluster.pg_ctl_command(*argv[2:]))
+            os.execvp(command[0], command)
     except LocalPostgresError as exc:
         print(f"jq harness: {exc}", file=sys.stderr)
         return 1
