@@ -7,6 +7,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 # Extra arguments, e.g. make test PYTEST_ARGS="-k claim -x"  or  PGPROVE_ARGS="--verbose"
+# The pytest groups (tests/conftest.py): PYTEST_ARGS="-m unit", "-m db", "-m processes"
 PYTEST_ARGS ?=
 PGPROVE_ARGS ?=
 # Extra arguments of bench/run.py, e.g. make bench BENCH_ARGS="--full"  or  BENCH_ARGS="--only c,e"
@@ -20,7 +21,7 @@ export PYTHON VENV PYTEST_ARGS PGPROVE_ARGS
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z0-9_.-]+:.*## / { printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-deps: ## Install PostgreSQL, pgTAP, pg_prove and python3-venv from Debian packages if missing
+deps: ## Install PostgreSQL, pgTAP, pg_prove, python3-venv if missing; as root, create the postgres OS user
 	@bash tests/harness/ensure-deps.sh
 
 # A file target, so the venv is built once and again only when pyproject.toml
@@ -41,7 +42,7 @@ test: deps venv ## Run everything CI runs: pgTAP and pytest against a throwaway 
 test-sql: deps venv ## Run only the pgTAP suite (tests/sql/) with pg_prove
 	@bash tests/harness/run-tests.sh sql
 
-test-py: deps venv ## Run only pytest (tests/); PYTEST_ARGS="..." passes arguments
+test-py: deps venv ## Run only pytest (tests/); PYTEST_ARGS="..." passes arguments, e.g. "-m unit"
 	@bash tests/harness/run-tests.sh py
 
 soak: deps venv ## The chaos and property tests at full size (20,000 jobs, kills, crashes; ~15 min)

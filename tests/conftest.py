@@ -1,39 +1,179 @@
-"""Database fixtures for the jq test suite.
+"""Fixtures of the jq test suite, where its PostgreSQL comes from, and its three groups.
 
 Every test that asks for ``db`` gets a brand-new database with jq already
 installed. jq is installed once per session into a template database, and
 pytest-postgresql clones that template for each test (CREATE DATABASE ...
 TEMPLATE ...), which is far cheaper than re-running the installer.
 
-Where the server comes from:
+Where the server comes from (always pyjq.dev.localpg's ThrowawayPostgres, through
+tests/harness/testserver.py, unless you point the tests elsewhere):
 
 * ``make test`` (tests/harness/run-tests.sh) starts a throwaway server and
   exports PGHOST/PGPORT/PGUSER: the fixtures use that server.
-* Running ``pytest`` by hand as an ordinary user without PGHOST/PGPORT:
-  pytest-postgresql starts (and later stops) a private server itself.
+* Running ``pytest`` by hand without PGHOST/PGPORT: once a selected test needs a
+  database, this file starts the same throwaway server (as the postgres OS user
+  when root) and stops it when pytest ends; ``pytest -m unit`` starts none.
 * Setting PGHOST/PGPORT (and PGUSER, PGPASSWORD) yourself points the tests at
   an existing server; they create and drop databases named ``jq_test*`` there.
 
 Fixtures: ``db`` (autocommit connection to the fresh database), ``dsn`` (its
 conninfo string, for opening more real connections), ``connect`` (opens extra
-autocommit connections to it, closed at teardown).
+autocommit connections to it, closed at teardown). Shared helpers (polling,
+job status, the CLI runner, dead jobs) are in tests/helpers.py.
+
+Groups: every test is in exactly one (markers registered in pyproject.toml;
+``pytest -m unit``, ``-m db``, ``-m processes``, ``-m "not processes"``):
+
+* ``unit``: needs no database;
+* ``db``: a fresh database, used from the test's own process;
+* ``processes``: real processes beside the test (worker, CLI or HTTP server
+  subprocesses, psql/pg_dump, restarting or crashing the server): slower.
+
+A test's group is ``processes`` when PROCESS_TESTS below names its module or
+itself, else ``db`` when it uses the database fixtures, else ``unit``. A test
+may also carry one of the markers itself. Collection fails when a test would
+end up in no group or in two, when a ``unit`` test uses the database, or when
+PROCESS_TESTS names a test its module does not have.
 """
 
 from __future__ import annotations
 
-import glob
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 import pytest
+from harness import testserver
 from psycopg.conninfo import make_conninfo
 from pytest_postgresql import factories
 
 import pyjq
+from pyjq.dev.localpg import LocalPostgresError, ThrowawayPostgres
 
 DBNAME = "jq_test"  # each test's database; the template is jq_test_tmpl
+
+GROUPS = ("unit", "db", "processes")
+
+# Modules (file name) and single tests (file::function) in the `processes` group.
+PROCESS_TESTS = {
+    "test_chaos.py",
+    "test_install.py",
+    "test_polyglot.py",
+    "test_worker_process.py",
+    "test_cli.py::test_console_script_in_a_subprocess",
+    "test_cli.py::test_python_dash_m_in_a_subprocess",
+    "test_cli.py::test_worker_subprocess_runs_jobs_and_exits_0_on_sigterm",
+    "test_cli.py::test_worker_factory_gets_dsn_and_queue_override",
+    "test_cli.py::test_without_click_the_command_says_to_install_the_cli_extra",
+    "test_harness_smoke.py::test_server_can_be_restarted",
+    "test_http.py::test_pyjq_serve_refuses_to_start_without_tokens",
+    "test_http.py::test_pyjq_serve_runs_uvicorn",
+    "test_readme.py::test_readme_cli_enqueue_and_status",
+}
+
+
+# -- groups -------------------------------------------------------------------------
+
+
+def _derived_group(item: pytest.Item) -> str:
+    module = item.path.name
+    if module in PROCESS_TESTS or f"{module}::{getattr(item, 'originalname', item.name)}" in PROCESS_TESTS:
+        return "processes"
+    return "db" if "postgresql" in getattr(item, "fixturenames", ()) else "unit"
+
+
+def _group_problems(item: pytest.Item) -> list[str]:
+    groups = [m.name for m in item.iter_markers() if m.name in GROUPS]
+    if len(groups) != 1:
+        return [f"{item.nodeid}: in {len(groups)} groups {groups}, expected exactly one of {GROUPS}"]
+    if groups[0] == "unit" and "postgresql" in getattr(item, "fixturenames", ()):
+        return [f"{item.nodeid}: marked unit but uses the database"]
+    return []
+
+
+def _stale_process_tests(items: list[pytest.Item]) -> list[str]:
+    modules = {item.path.name: getattr(item, "module", None) for item in items}
+    stale = []
+    for entry in sorted(PROCESS_TESTS):
+        module_name, _, test = entry.partition("::")
+        module = modules.get(module_name)
+        if test and module is not None and not hasattr(module, test):
+            stale.append(f"conftest.PROCESS_TESTS names {entry}, which {module_name} does not define")
+    return stale
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by these markers
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    problems = _stale_process_tests(items)
+    for item in items:
+        if not any(m.name in GROUPS for m in item.iter_markers()):
+            item.add_marker(_derived_group(item))
+        problems += _group_problems(item)
+    if problems:
+        raise pytest.UsageError("test groups:\n  " + "\n  ".join(problems))
+
+
+# -- the server ---------------------------------------------------------------------
+
+_SERVER = pytest.StashKey[ThrowawayPostgres]()
+_NO_SERVER = pytest.StashKey[str]()  # why the planned server cannot start
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Without PGHOST/PGPORT, plan a throwaway server: tests read $JQ_TEST_PGCTL at import."""
+    if os.environ.get("PGHOST") and os.environ.get("PGPORT"):
+        return
+    server = testserver.planned()
+    session.config.stash[_SERVER] = server
+    try:
+        os.environ.update(testserver.environment(server))
+    except LocalPostgresError as exc:  # no PostgreSQL here: fine while no test needs it
+        session.config.stash[_NO_SERVER] = str(exc)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the planned server once a selected test needs it (``-m unit`` needs none)."""
+    server = session.config.stash.get(_SERVER, None)
+    if server is None or all(item.get_closest_marker("unit") for item in session.items):
+        return
+    try:
+        if _NO_SERVER in session.config.stash:
+            raise LocalPostgresError(session.config.stash[_NO_SERVER])
+        server.start()
+    except LocalPostgresError as exc:
+        raise pytest.UsageError(f"cannot start the test server: {exc}") from None
+    os.environ.update(testserver.environment(server))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the planned server and remove its folder (also after Ctrl-C)."""
+    server = config.stash.get(_SERVER, None)
+    if server is not None:
+        server.stop()
+
+
+@dataclass(frozen=True)
+class ServerAddress:
+    """What pytest-postgresql's ``depends_on`` reads from the server it builds on."""
+
+    host: str
+    port: str
+    user: str
+    password: str | None
+    options: str = ""
+    maintenance_dbname: str = "postgres"
+    template_dbname: str | None = None
+
+
+@pytest.fixture(scope="session")
+def jq_test_server() -> ServerAddress:
+    """The server of this run, read when first needed (it may start after import)."""
+    if not (os.environ.get("PGHOST") and os.environ.get("PGPORT")):
+        pytest.fail("no test server: PGHOST/PGPORT are not set", pytrace=False)
+    return ServerAddress(host=os.environ["PGHOST"], port=os.environ["PGPORT"],
+                         user=os.environ.get("PGUSER", "postgres"), password=os.environ.get("PGPASSWORD"))
 
 
 def load_jq(host: str, port: int | str, user: str, dbname: str, password: str | None = None, **_: Any) -> None:
@@ -50,48 +190,8 @@ def load_jq(host: str, port: int | str, user: str, dbname: str, password: str | 
         conn.execute("update jq.settings set allow_test_clock = true")
 
 
-def _pg_ctl() -> str | None:
-    """pg_ctl for a self-started server: JQ_TEST_PGBIN, else Debian's newest
-    /usr/lib/postgresql/<N>/bin, else None (pytest-postgresql searches itself)."""
-    if os.environ.get("JQ_TEST_PGBIN"):
-        return os.path.join(os.environ["JQ_TEST_PGBIN"], "pg_ctl")
-    found = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
-        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
-    )
-    return found[-1] if found else None
-
-
-if os.environ.get("PGHOST") and os.environ.get("PGPORT"):
-    # A server is already running (the harness's, or one you chose).
-    jq_postgresql_server = factories.postgresql_noproc(
-        host=os.environ["PGHOST"],
-        port=os.environ["PGPORT"],
-        user=os.environ.get("PGUSER", "postgres"),
-        password=os.environ.get("PGPASSWORD"),
-        dbname=DBNAME,
-        load=[load_jq],
-    )
-elif os.geteuid() != 0:
-    # Laptop convenience: plain `pytest` starts its own server.
-    jq_postgresql_server = factories.postgresql_proc(
-        executable=_pg_ctl(),
-        user="postgres",
-        dbname=DBNAME,
-        load=[load_jq],
-        postgres_options="-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-    )
-else:
-
-    @pytest.fixture(scope="session")
-    def jq_postgresql_server() -> None:
-        # PostgreSQL refuses to run as root, so pytest-postgresql cannot start one.
-        pytest.fail(
-            "running as root without a test server: use `make test` (or `make test-py "
-            'PYTEST_ARGS="..."`), which starts PostgreSQL as the postgres user, '
-            "or set PGHOST/PGPORT to a running server",
-            pytrace=False,
-        )
+# The per-session template database with jq installed, on that server.
+jq_postgresql_server = factories.postgresql_noproc(dbname=DBNAME, load=[load_jq], depends_on="jq_test_server")
 
 
 # pytest-postgresql's client fixture: for each test, a new database cloned from
@@ -111,7 +211,7 @@ def db(postgresql: psycopg.Connection) -> psycopg.Connection:
 def dsn(postgresql: psycopg.Connection) -> str:
     """Conninfo string for the same fresh database as ``db``."""
     info = postgresql.info
-    params = {"host": info.host, "port": info.port, "user": info.user, "dbname": info.dbname}
+    params: dict[str, Any] = {"host": info.host, "port": info.port, "user": info.user, "dbname": info.dbname}
     if info.password:
         params["password"] = info.password
     return make_conninfo(**params)

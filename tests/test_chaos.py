@@ -51,6 +51,7 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from helpers import wait_until as _wait
 
 import pyjq
 
@@ -669,18 +670,6 @@ def _runs_of(dsn: str, job_id: UUID) -> list[tuple[str, int]]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         return conn.execute("select worker, attempt from chaos_runs where job_id = %s order by at",
                             [job_id]).fetchall()
-
-
-def _wait(check: Callable[[], Any], timeout: float, what: str, procs: list[WorkerProc] = ()) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            logs = "\n".join(f"--- {p.name}\n{p.logs(30)}" for p in procs)
-            raise AssertionError(f"timed out waiting for {what}\n{logs}")
-        time.sleep(0.05)
 
 
 def test_chaos_long_job_heartbeats_and_a_hung_worker_is_refused(chaos, db, capsys):

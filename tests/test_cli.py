@@ -19,22 +19,11 @@ from uuid import UUID
 
 import psycopg
 import pytest
-from click.testing import CliRunner, Result
-
-from pyjq.cli.app import cli
+from click.testing import Result
+from helpers import invoke_cli as run
+from helpers import wait_until as _wait_for
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def run(*args: str, env: dict[str, str | None] | None = None, input: str | None = None) -> Result:
-    """Invoke `pyjq ARGS` in-process. DATABASE_URL is unset unless env sets it."""
-    full_env: dict[str, str | None] = {"DATABASE_URL": None}
-    full_env.update(env or {})
-    result = CliRunner().invoke(cli, list(args), env=full_env, input=input, prog_name="pyjq")
-    # Whatever happened, the user never sees a Python traceback.
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
 
 
 def error_lines(result: Result) -> list[str]:
@@ -496,16 +485,6 @@ def _pyjq_command() -> list[str]:
 
 def _write_module(directory: Path, name: str, source: str) -> None:
     (directory / f"{name}.py").write_text(textwrap.dedent(source))
-
-
-def _wait_for(predicate, timeout: float = 30.0, what: str = "condition") -> None:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def _job_status(db: psycopg.Connection, job_id: UUID | str) -> str | None:

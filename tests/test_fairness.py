@@ -23,10 +23,10 @@ from uuid import UUID
 
 import psycopg
 import pytest
-from click.testing import CliRunner, Result
+from helpers import enqueue_n
+from helpers import invoke_cli as run
 
 import pyjq
-from pyjq.cli.app import cli
 
 LIVENESS = 120.0  # seconds a concurrent scenario may take before it is declared stuck
 
@@ -42,13 +42,6 @@ def claim(conn: psycopg.Connection, limit: int = 1, queue: str = "default", work
 def complete(conn: psycopg.Connection, ids: list[UUID], worker: str = "w") -> None:
     done = conn.execute("select * from jq.jq_complete(%s::uuid[], %s)", [ids, worker]).fetchall()
     assert len(done) == len(ids), f"{worker} could not complete its own claims"
-
-
-def enqueue_n(conn: psycopg.Connection, n: int, *, tenant: str | None = None, type: str = "work",
-              concurrency_key: str | None = None, queue: str = "default") -> list[UUID]:
-    jobs = [{"type": type, "payload": {"i": i}, "queue": queue, "tenant": tenant,
-             "concurrency_key": concurrency_key} for i in range(n)]
-    return [r.job_id for r in pyjq.enqueue_many(conn, jobs)]
 
 
 class Sampler(threading.Thread):
@@ -457,13 +450,6 @@ def test_policy_functions_need_jq_admin(db, dsn):
 
 
 # -- the command line ----------------------------------------------------------------------------
-
-
-def run(*args: str) -> Result:
-    result = CliRunner().invoke(cli, list(args), env={"DATABASE_URL": None}, prog_name="pyjq")
-    assert "Traceback" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
 
 
 def test_cli_policy_set_list_delete(db, dsn):

@@ -33,6 +33,7 @@ with warnings.catch_warnings():  # starlette nudges towards httpx2; httpx works
     from fastapi.testclient import TestClient
 
 import schemathesis  # noqa: E402
+from helpers import enqueue_sql  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
 from pyjq.http import create_app, load_tokens, parse_tokens  # noqa: E402
@@ -113,12 +114,6 @@ def assert_error(response, status: int, code: str, field: str | None = None) -> 
     if field is not None:
         assert error.get("field") == field, body
     return error
-
-
-def enqueue_sql(db: psycopg.Connection, type_: str = "work", **kw) -> UUID:
-    args = ", ".join(f"p_{k} => %s" for k in kw)
-    sql = f"select job_id from jq.jq_enqueue(%s{', ' + args if args else ''})"
-    return db.execute(sql, [type_, *kw.values()]).fetchone()[0]
 
 
 def claim(db: psycopg.Connection, queue: str = "default", worker: str = "w1") -> list[UUID]:

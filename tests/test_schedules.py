@@ -15,11 +15,11 @@ import random
 import threading
 from collections import Counter
 from datetime import datetime, timedelta, timezone
-from typing import Any
 
 import psycopg
 import pytest
 from croniter import croniter
+from helpers import invoke_cli as _cli
 from psycopg_pool import AsyncConnectionPool
 
 import pyjq
@@ -460,15 +460,6 @@ def test_run_async_fires_due_slots_until_stopped(db: psycopg.Connection, dsn: st
 
 
 # -- the CLI -------------------------------------------------------------------------------
-
-def _cli(*args: str) -> Any:
-    from click.testing import CliRunner
-
-    from pyjq.cli.app import cli
-    result = CliRunner().invoke(cli, list(args), env={"DATABASE_URL": None}, prog_name="pyjq")
-    assert "Traceback" not in result.output, result.output
-    return result
-
 
 def test_cli_schedules_put_list_pause_resume_delete(db: psycopg.Connection, dsn: str) -> None:
     put = _cli("schedules", "put", "digest", "--cron", "0 8 * * *", "--tz", "Asia/Kolkata", "--type", "send_digest",

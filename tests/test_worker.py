@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from helpers import eventually, job_status
 
 import pyjq
 
@@ -47,25 +48,6 @@ def run_with(worker: pyjq.Worker, scenario: Callable[[], Awaitable[Any]], timeou
         return result, summary
 
     return asyncio.run(main())
-
-
-async def eventually(check: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
-    """Poll check() (sync or async) until it returns something truthy."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if asyncio.iscoroutine(value):
-            value = await value
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def job_status(dsn: str, job_id) -> pyjq.JobStatus:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        return pyjq.status(conn, job_id)
 
 
 async def astatus(dsn: str, job_id) -> pyjq.JobStatus:

@@ -9,13 +9,14 @@ import shlex
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from helpers import job_status as status_of
+from helpers import wait_until
 
 import pyjq
 
@@ -68,23 +69,6 @@ def worker_process(dsn: str, tmp_path: Path) -> Iterator[Callable[..., WorkerPro
     yield start
     for proc in started:
         proc.close()
-
-
-def wait_until(check: Callable[[], Any], timeout: float = 30.0, what: str = "condition",
-               proc: WorkerProcess | None = None) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}" + (f"; worker log:\n{proc.logs()}" if proc else ""))
-        time.sleep(0.05)
-
-
-def status_of(dsn: str, job_id) -> pyjq.JobStatus:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        return pyjq.status(conn, job_id)
 
 
 def is_(dsn: str, job_id, wanted: str) -> Callable[[], bool]:

@@ -29,8 +29,8 @@ def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int
     """Play jq's story end to end and print a summary.
 
     With no --dsn and no DATABASE_URL, a PostgreSQL cluster is created in
-    FOLDER (initdb from the machine's PostgreSQL; installed from the
-    distribution's packages when missing and run as root) and started; jq
+    FOLDER (initdb from the machine's PostgreSQL, as the postgres OS user
+    when run as root; `make deps` installs what is missing) and started; jq
     is installed; the HTTP service and a worker start; the demo enqueues
     signups, scheduled invoices, card charges, failing webhooks, a bulk burst
     with urgent password resets, and a daily digest schedule. Ctrl-C stops

@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import ExitStack, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
@@ -25,6 +25,9 @@ import pyjq
 
 from .demo import DemoSize, DemoState, run_demo
 from .localpg import LocalPostgres
+
+if TYPE_CHECKING:
+    from rich.console import Console  # the `demo` extra
 
 logger = logging.getLogger("pyjq.dev")
 
@@ -43,9 +46,9 @@ class _HttpService:
     """uvicorn serving the jq HTTP app on a background thread."""
 
     def __init__(self, dsn: str, host: str, port: int, token: str):
-        import uvicorn  # noqa: PLC0415 -- the `server` extra
+        import uvicorn  # the `server` extra
 
-        from ..http.app import create_app  # noqa: PLC0415
+        from ..http.app import create_app
 
         app = create_app(dsn, tokens={token: "admin"})
         self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
@@ -67,7 +70,7 @@ def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str 
         port: int = 8080, folder: Path = Path(".jq-dev"), live: bool = True) -> dict[str, Any]:
     """Run the demo; returns its summary. ``serve`` keeps the worker-less HTTP
     service and the database up after the demo until Ctrl-C."""
-    from rich.console import Console  # noqa: PLC0415 -- the `demo` extra
+    from rich.console import Console  # the `demo` extra
 
     console = Console(soft_wrap=True)
     with ExitStack() as stack:
@@ -106,10 +109,10 @@ def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str 
     return summary
 
 
-async def _play(dsn: str, size: DemoSize, console, live: bool) -> dict[str, Any]:
-    from rich.live import Live  # noqa: PLC0415
+async def _play(dsn: str, size: DemoSize, console: Console, live: bool) -> dict[str, Any]:
+    from rich.live import Live
 
-    from .dashboard import Dashboard  # noqa: PLC0415
+    from .dashboard import Dashboard
 
     state = DemoState()
     if not live:
@@ -124,7 +127,7 @@ async def _play(dsn: str, size: DemoSize, console, live: bool) -> dict[str, Any]
             await board.close()
 
 
-def _print_summary(console, summary: dict[str, Any]) -> None:
+def _print_summary(console: Console, summary: dict[str, Any]) -> None:
     ok = summary["accounted_for"]
     console.print()
     console.print(f"[bold]Summary[/bold] ({summary['elapsed_s']} s): {summary['jobs']} jobs, "

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Install what `make test` needs from Debian packages, but only what is missing:
+# Set up the machine for `make test`, `make run` and `make bench`, but only what
+# is missing (the root-only steps pyjq.dev.localpg never does itself):
 #   - a PostgreSQL server (postgresql, postgresql-contrib)
 #   - pgTAP for that server's major version (postgresql-<N>-pgtap) and
 #     pg_prove (libtap-parser-sourcehandler-pgtap-perl)
 #   - python3 with the venv module (python3-venv)
+#   - as root: the `postgres` OS user, which runs the local servers (PostgreSQL
+#     refuses to run as root); Debian's postgresql package normally creates it
 # When everything is present it does nothing, so an ordinary user without
 # sudo can run it. Otherwise it uses apt-get directly as root, or via sudo.
 set -euo pipefail
@@ -57,3 +60,13 @@ if ! jq_have pg_prove || [ ! -f "$control" ]; then
 fi
 
 jq_log "using PostgreSQL $major from $pgbin, pgTAP from $control"
+
+# 4. As root, the servers run as the postgres OS user.
+if jq_is_root && ! getent passwd postgres >/dev/null; then
+    jq_log "creating system user postgres"
+    if getent group postgres >/dev/null; then
+        useradd --system --gid postgres --no-create-home postgres
+    else
+        useradd --system --user-group --no-create-home postgres
+    fi
+fi

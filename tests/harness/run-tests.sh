@@ -10,7 +10,7 @@
 #
 # Environment: VENV (default .venv), PYTEST_ARGS (extra pytest arguments,
 # shell-quoted, e.g. "-k 'claim and not slow'"), PGPROVE_ARGS (extra pg_prove
-# arguments), PYTHON (default python3).
+# arguments).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -25,8 +25,9 @@ venv=${VENV:-.venv}
 # Settings from the caller's shell must not redirect the tests elsewhere.
 unset PGDATABASE PGSERVICE PGHOSTADDR
 
-# Create the server directory here (not in pgserver.sh) so the trap below
-# owns it from the first moment: nothing leaks even if startup fails halfway.
+# The server is pyjq.dev.localpg's ThrowawayPostgres, through testserver.py.
+# Create its directory here (not in testserver.py) so the trap below owns it
+# from the first moment: nothing leaks even if startup fails halfway.
 pgroot=$(mktemp -d "$(jq_tmpbase)/jq-pg.XXXXXX")
 cleanup() {
     local rc=$?
@@ -35,8 +36,8 @@ cleanup() {
     if [ -f "$pgroot/server.log" ]; then
         mkdir -p .tmp && cp "$pgroot/server.log" .tmp/pg-server.log 2>/dev/null || true
     fi
-    if [ -f "$pgroot/.jq-test-server" ]; then
-        "$here/pgserver.sh" stop "$pgroot" || true
+    if [ -f "$pgroot/.jq-throwaway-server" ]; then
+        "$venv/bin/python" "$here/testserver.py" stop "$pgroot" || true
     else
         rmdir "$pgroot" 2>/dev/null || true   # startup failed before using it
     fi
@@ -46,7 +47,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$here/pgserver.sh" start "$pgroot" >/dev/null
+"$venv/bin/python" "$here/testserver.py" start "$pgroot"
 # shellcheck source=/dev/null
 . "$pgroot/env.sh"
 jq_log "PostgreSQL ready: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=$PGUSER (log: $JQ_TEST_PGLOG)"

@@ -1,0 +1,100 @@
+"""Helpers shared by the pytest files: waiting for a condition, reading a job's
+status, running the CLI in-process, enqueueing test jobs.
+
+    from helpers import eventually, invoke_cli, job_status, wait_until
+
+(tests/ is on sys.path: pytest puts a conftest's folder there.) Fixtures stay in
+conftest.py; helpers used by one file only stay in that file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+from uuid import UUID
+
+import psycopg
+from click.testing import CliRunner, Result
+
+import pyjq
+from pyjq.cli.app import cli
+
+# -- waiting ------------------------------------------------------------------------------
+
+
+class HasLogs(Protocol):
+    """A process started by a test whose log helps explain a timeout."""
+
+    def logs(self) -> str: ...
+
+
+def wait_until(check: Callable[[], Any], timeout: float = 30.0, what: str = "condition",
+               procs: Iterable[HasLogs] = (), *, proc: HasLogs | None = None) -> Any:
+    """Poll check() every 50 ms until it returns something truthy, and return that.
+    On timeout, fail with ``what`` and the logs of ``proc``/``procs``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            logs = [p for p in (proc, *procs) if p is not None]
+            raise AssertionError(f"timed out waiting for {what}"
+                                 + "".join(f"\n--- {getattr(p, 'name', 'worker')} log:\n{p.logs()}" for p in logs))
+        time.sleep(0.05)
+
+
+async def eventually(check: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
+    """wait_until for asyncio: check() may be sync or async; polls every 20 ms."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if asyncio.iscoroutine(value):
+            value = await value
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+# -- jobs ---------------------------------------------------------------------------------
+
+
+def job_status(dsn: str, job_id: UUID | str) -> pyjq.JobStatus | None:
+    """pyjq.status on a connection of its own (the test's may be busy or in a transaction)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return pyjq.status(conn, job_id)
+
+
+def enqueue_sql(db: psycopg.Connection, type_: str = "work", **kw: Any) -> UUID:
+    """jq_enqueue(type_, p_<name> => value for each keyword), straight from SQL."""
+    args = ", ".join(f"p_{k} => %s" for k in kw)
+    sql = f"select job_id from jq.jq_enqueue(%s{', ' + args if args else ''})"
+    row = db.execute(sql, [type_, *kw.values()]).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def enqueue_n(conn: psycopg.Connection, n: int, *, tenant: str | None = None, type: str = "work",
+              concurrency_key: str | None = None, queue: str = "default") -> list[UUID]:
+    """n jobs of one kind in one pyjq.enqueue_many call (payload {"i": 0..n-1})."""
+    jobs = [{"type": type, "payload": {"i": i}, "queue": queue, "tenant": tenant,
+             "concurrency_key": concurrency_key} for i in range(n)]
+    return [r.job_id for r in pyjq.enqueue_many(conn, jobs)]
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def invoke_cli(*args: str, env: dict[str, str | None] | None = None, input: str | None = None) -> Result:
+    """Invoke `pyjq ARGS` in-process. DATABASE_URL is unset unless env sets it."""
+    full_env: dict[str, str | None] = {"DATABASE_URL": None}
+    full_env.update(env or {})
+    result = CliRunner().invoke(cli, list(args), env=full_env, input=input, prog_name="pyjq")
+    # Whatever happened, the user never sees a Python traceback.
+    assert "Traceback" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
