@@ -25,6 +25,7 @@ import asyncio
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -81,7 +82,7 @@ def percentile(values: list[float], p: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 class FakePaymentProvider:
@@ -102,7 +103,14 @@ class FakePaymentProvider:
                 "insert into demo_payments (idempotency_key, amount_cents) values (%s, %s)"
                 " on conflict (idempotency_key) do update set calls = demo_payments.calls + 1"
                 " returning calls", [key, amount_cents]).fetchone()
-        return "charged" if row[0] == 1 else "replayed"
+        return "charged" if _one(row)[0] == 1 else "replayed"
+
+
+def _one(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """The row of a statement that always returns one (an aggregate, INSERT ... RETURNING)."""
+    if row is None:
+        raise RuntimeError("the demo's statement returned no row")
+    return row
 
 
 def build_worker(dsn: str, state: DemoState, provider: FakePaymentProvider, size: DemoSize) -> pyjq.Worker:
@@ -167,7 +175,7 @@ async def scene_signups(conn: psycopg.AsyncConnection, state: DemoState, size: D
         async with conn.transaction():
             cur = await conn.execute("insert into demo_users (email) values (%s) returning id",
                                      [f"user{i}-{random.randrange(10**6)}@example.com"])
-            user_id = (await cur.fetchone())[0]
+            user_id = _one(await cur.fetchone())[0]
             job = await pyjq.enqueue_async(conn, "send_welcome_email", {"user_id": user_id}, priority=5,
                                            idempotency_key=f"welcome:{user_id}")
         state.expected[job.job_id] = "succeeded"
@@ -176,14 +184,14 @@ async def scene_signups(conn: psycopg.AsyncConnection, state: DemoState, size: D
     try:
         async with conn.transaction():
             cur = await conn.execute("insert into demo_users (email) values (%s) returning id", [lost_email])
-            user_id = (await cur.fetchone())[0]
+            user_id = _one(await cur.fetchone())[0]
             job = await pyjq.enqueue_async(conn, "send_welcome_email", {"user_id": user_id})
             raise RuntimeError("payment page crashed")
     except RuntimeError:
         pass
     gone = await pyjq.status_async(conn, job.job_id)
     cur = await conn.execute("select count(*) from demo_users where email = %s", [lost_email])
-    users = (await cur.fetchone())[0]
+    users = _one(await cur.fetchone())[0]
     state.say(f"signup x{size.signups}: user + welcome email in one transaction each; "
               f"a rolled-back signup left {users} user and {'no' if gone is None else 'a'} job")
     if gone is not None or users:
@@ -270,7 +278,8 @@ def scene_digest_schedule(dsn: str, state: DemoState) -> str:
 
 # -- the whole story ------------------------------------------------------------------
 
-async def run_demo(dsn: str, state: DemoState, size: DemoSize, *, on_tick=None) -> dict[str, Any]:
+async def run_demo(dsn: str, state: DemoState, size: DemoSize, *,
+                   on_tick: Callable[[], Awaitable[None]] | None = None) -> dict[str, Any]:
     """Play every scene against ``dsn`` (jq installed) with an in-process worker.
     Returns the summary; ``await on_tick()`` runs a few times a second (the dashboard)."""
     provider = FakePaymentProvider(dsn)
@@ -299,7 +308,7 @@ async def run_demo(dsn: str, state: DemoState, size: DemoSize, *, on_tick=None) 
     return summary
 
 
-async def _tick(on_tick) -> None:
+async def _tick(on_tick: Callable[[], Awaitable[None]]) -> None:
     while True:
         try:
             await on_tick()
@@ -333,7 +342,7 @@ async def _summarize(conn: psycopg.AsyncConnection, state: DemoState, elapsed: f
     charge_keys = [f"charge-card-{job_id}" for job_id in state.charge_ids]
     cur = await conn.execute("select count(*), coalesce(sum(calls), 0) from demo_payments"
                              " where idempotency_key = any(%s::text[])", [charge_keys])
-    charges, provider_calls = await cur.fetchone()
+    charges, provider_calls = _one(await cur.fetchone())
     digest = next(iter(await pyjq.schedules_async(conn, "daily-digest")), None)
     return {
         "jobs": len(ids),
