@@ -52,7 +52,7 @@ def enqueue_one_per_txn(dsn: str, connections: int, seconds: float, queue: str =
                     pyjq.enqueue(conn, "noop", {"n": n}, queue=queue)
                     n += 1
                 counts[k] = n
-        except BaseException as exc:  # noqa: BLE001 - reported by the caller
+        except BaseException as exc:  # reported by the caller
             errors.append(exc)
             barrier.abort()
 
@@ -385,7 +385,7 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
                     conn.execute(enq, [job_json if n == batch else json.dumps(json.loads(job_json)[:n])])
                     produced[0] += n
                 conn.execute("select pg_stat_force_next_flush()")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
             stop.set()
 
@@ -407,7 +407,7 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
                     conn.execute("select count(*) from jq.jq_complete(%s, %s)", [ids, worker])
                     consumed[k] += len(ids)
                 conn.execute("select pg_stat_force_next_flush()")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
             stop.set()
 

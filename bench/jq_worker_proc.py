@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import pyjq  # noqa: E402
-from common import child_ready, child_result  # noqa: E402
+import pyjq
+from common import child_ready, child_result
 
 
 def _cpu() -> float:

@@ -22,23 +22,23 @@ import platform
 import signal
 import subprocess
 import sys
-import threading
 import time
 import traceback
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import psycopg  # noqa: E402
+import psycopg
 
-import baselines as base  # noqa: E402
-import explain_claim  # noqa: E402
-import fairness  # noqa: E402
-import jq_figures as jqf  # noqa: E402
-from common import BENCH, REPO, rnd  # noqa: E402
-from server import BenchServer  # noqa: E402
+import baselines as base
+import explain_claim
+import fairness
+import jq_figures as jqf
+from common import BENCH, REPO, rnd
+from server import BenchServer
 
 SIZES: dict[str, dict[str, Any]] = {
     "quick": dict(enqueue_seconds=3, pgbench_seconds=3, diag_seconds=2, batch=1000, drain_jobs=20_000, pgqueuer_jobs=20_000,
@@ -106,7 +106,7 @@ class Suite:
                 brief = {k: v for k, v in result.items() if not isinstance(v, (dict, list)) or k == "latency"}
                 print(json.dumps({key: brief}, default=str), file=sys.stderr, flush=True)
             return result
-        except Exception as exc:  # noqa: BLE001 - one broken figure must not lose the others
+        except Exception as exc:  # one broken figure must not lose the others
             traceback.print_exc()
             self.results["errors"][key] = f"{type(exc).__name__}: {exc}"
             return None
@@ -543,7 +543,7 @@ def meta(server: BenchServer, profile: str, sizes: dict[str, Any]) -> dict[str, 
 
     scaled = {k: {"issue": ISSUE_SIZES[k], "this_run": sizes[k]} for k in ISSUE_SIZES if sizes[k] != ISSUE_SIZES[k]}
     return {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "profile": profile, "sizes": sizes, "scaled_down_from_issue": scaled,
         "git_commit": git("rev-parse", "HEAD"), "sql_dir": str(SQL_DIR), "git_dirty": bool(git("status", "--porcelain", "--", "sql", "pyjq", "bench")),
         "cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version(),

@@ -45,19 +45,18 @@ import platform
 import sys
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psycopg  # noqa: E402
+import psycopg
 
-import pyjq  # noqa: E402
-from pyjq.scheduler import CronTimes, Scheduler  # noqa: E402
+import pyjq
+from pyjq.scheduler import CronTimes, Scheduler
 
-UTC = timezone.utc
 CRON = "0 8 * * *"
 
 
@@ -90,7 +89,7 @@ def create_schedules(dsn: str, size: int, tz: str, jitter: int, next_run_at: dat
                         "select count(*) from generate_series(%s::int, %s::int) g,"
                         " jq.jq_schedule_put('digest:user-' || g, %s, %s, 'send_digest', jsonb_build_object('user_id', g),"
                         " 'digest', 0, %s, null, 'latest', %s)", [a, b, CRON, tz, jitter, next_run_at])
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(chunks[i::2],)) for i in range(2)]
@@ -222,7 +221,7 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
     for _ in procs:  # read before joining: a child cannot exit while its result sits in the pipe
         try:
             results.append(out.get(timeout=run_for + 60))
-        except Exception:  # noqa: BLE001 -- a child died; report what came back
+        except Exception:  # a child died; report what came back
             break
     for p in procs:
         p.join(timeout=10)

@@ -282,7 +282,7 @@ class Chaos:
                     conn = None
                     time.sleep(delay)
                     delay = min(1.0, delay * 2)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
+        except Exception as exc:  # reported by the test
             with tally.lock:
                 tally.errors.append(f"{threading.current_thread().name}: {type(exc).__name__}: {exc}")
         finally:

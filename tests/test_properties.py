@@ -23,7 +23,7 @@ import os
 import uuid
 import warnings
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 from uuid import UUID
 
@@ -31,8 +31,7 @@ import psycopg
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (Bundle, RuleBasedStateMachine, initialize, invariant, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 import pyjq
 
@@ -223,7 +222,7 @@ def test_properties_transactional_enqueue(db, connect):
 # -- 6. the model ----------------------------------------------------------------------------------
 
 
-T0 = datetime(2030, 1, 1, 8, 0, tzinfo=timezone.utc)
+T0 = datetime(2030, 1, 1, 8, 0, tzinfo=UTC)
 WORKERS = ("w1", "w2")
 LEASES = (1, 10, 60)
 
@@ -629,7 +628,7 @@ def wild_strategy(sql_type: str, name: str) -> st.SearchStrategy[bytes | None]:
                                st.sampled_from(["microseconds", "seconds", "minutes", "hours", "days", "years"]))]
     elif sql_type == "timestamp with time zone":
         generated = [st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31),
-                                  timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=14))])
+                                  timezones=st.sampled_from([UTC, timezone(timedelta(hours=14))])
                                   ).map(lambda d: _raw(d.isoformat()))]
     elif sql_type == "uuid":
         generated = [st.uuids().map(lambda u: _raw(str(u)))]
