@@ -74,10 +74,7 @@ def main() -> None:
     child_ready()
     t0 = time.time()
     cpu0 = _cpu()
-    if args.mode == "drain":
-        summary = asyncio.run(worker.drain(timeout=None))
-    else:
-        summary = worker.run()
+    summary = asyncio.run(worker.drain(timeout=None)) if args.mode == "drain" else worker.run()
     t1 = time.time()
     child_result({
         "t0": t0, "t1": t1, "cpu_s": _cpu() - cpu0,

@@ -87,8 +87,9 @@ def create_schedules(dsn: str, size: int, tz: str, jitter: int, next_run_at: dat
                 for a, b in mine:
                     conn.execute(
                         "select count(*) from generate_series(%s::int, %s::int) g,"
-                        " jq.jq_schedule_put('digest:user-' || g, %s, %s, 'send_digest', jsonb_build_object('user_id', g),"
-                        " 'digest', 0, %s, null, 'latest', %s)", [a, b, CRON, tz, jitter, next_run_at])
+                        " jq.jq_schedule_put('digest:user-' || g, %s, %s, 'send_digest',"
+                        " jsonb_build_object('user_id', g), 'digest', 0, %s, null, 'latest', %s)",
+                        [a, b, CRON, tz, jitter, next_run_at])
         except BaseException as exc:
             errors.append(exc)
 
@@ -300,7 +301,8 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
                 "p95_ms": r(1000 * percentile(all_latencies, 95)) if all_latencies else None,
             },
             "p95_under_2s": bool(latencies and percentile(latencies, 95) < 2.0),
-            "claimer": "jq_claim(limit 100) + jq_complete; when empty: jq_set_waiting, claim again, LISTEN jq_urgent with a 1 s safety poll",
+            "claimer": "jq_claim(limit 100) + jq_complete; when empty: jq_set_waiting, claim again,"
+                       " LISTEN jq_urgent with a 1 s safety poll",
         },
         "scheduler_stats": schedulers,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},

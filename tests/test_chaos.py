@@ -84,7 +84,7 @@ class WorkerProc:
                    JQ_APP_LOGLEVEL=loglevel, PYTHONPATH=os.pathsep.join(paths))
         self.name = name
         self.log = log
-        self._log_file = open(log, "w")
+        self._log_file = open(log, "w")  # noqa: SIM115 - the child's stderr until close()
         self.proc = subprocess.Popen([sys.executable, str(TESTS / "chaos_app.py")], env=env,
                                      stdout=subprocess.DEVNULL, stderr=self._log_file)
         self.started = time.time()

@@ -30,7 +30,7 @@ class WorkerProcess:
         env = dict(os.environ, JQ_APP_DSN=dsn, JQ_APP_OPTS=json.dumps(opts), JQ_APP_LOGLEVEL=loglevel,
                    PYTHONPATH=os.pathsep.join(paths))
         self.log = log
-        self._log_file = open(log, "w")
+        self._log_file = open(log, "w")  # noqa: SIM115 - the child's stderr until close()
         self.proc = subprocess.Popen([sys.executable, str(TESTS / "worker_app.py"), mode], env=env,
                                      stdout=subprocess.PIPE, stderr=self._log_file, text=True)
 
