@@ -51,7 +51,7 @@ class Child:
         LOGS.mkdir(parents=True, exist_ok=True)
         self.name = name
         self.log_path = LOGS / f"{name}.log"
-        self._log = open(self.log_path, "w")
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - the child's stderr, kept as long as this Child
         self.proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
             env={**os.environ, **(env or {})}, cwd=REPO, start_new_session=True)

@@ -52,7 +52,7 @@ def enqueue_one_per_txn(dsn: str, connections: int, seconds: float, queue: str =
                     pyjq.enqueue(conn, "noop", {"n": n}, queue=queue)
                     n += 1
                 counts[k] = n
-        except BaseException as exc:  # noqa: BLE001 - reported by the caller
+        except BaseException as exc:  # reported by the caller
             errors.append(exc)
             barrier.abort()
 
@@ -161,7 +161,7 @@ def steady(dsn: str, rate: float, seconds: float, slots: int, producers: int = 8
 
         def produce(k: int) -> None:
             with psycopg.connect(dsn, autocommit=True) as conn:
-                for i in range(5):
+                for _ in range(5):
                     pyjq.enqueue(conn, "warmup", {}, queue="steady_warmup")
                 i = 0
                 end = t0 + seconds
@@ -203,7 +203,8 @@ def steady(dsn: str, rate: float, seconds: float, slots: int, producers: int = 8
             [queue, db_t0]).fetchall()
         in_window = conn.execute(
             """select count(*) from jq.job_history
-                where queue = %s and type = 'noop' and finished_at >= %s and finished_at < %s + make_interval(secs => %s)""",
+                where queue = %s and type = 'noop'
+                  and finished_at >= %s and finished_at < %s + make_interval(secs => %s)""",
             [queue, db_t0, db_t0, seconds + 0.2]).fetchone()[0]
         unfinished = conn.execute("select count(*) from jq.jobs where queue = %s", [queue]).fetchone()[0]
     lat = [float(r[0]) for r in rows]
@@ -239,7 +240,7 @@ def urgent_pickup(dsn: str, bulk_slots: int, every_s: float = 0.05, urgent_slots
     try:
         start_all(kids)
         with psycopg.connect(dsn, autocommit=True) as conn:
-            for i in range(5):
+            for _ in range(5):
                 pyjq.enqueue(conn, "warmup", {}, queue="urgent_warmup")
             t_next = time.perf_counter()
             i = 0
@@ -290,7 +291,7 @@ select pg_relation_size('jq.jobs') as heap_bytes,
 
 def _table_state(conn: psycopg.Connection) -> dict[str, Any]:
     cur = conn.execute(_TABLE_STATE)
-    row = dict(zip([d.name for d in cur.description], cur.fetchone()))
+    row = dict(zip([d.name for d in cur.description], cur.fetchone(), strict=True))
     row["bytes_per_live_row"] = rnd((row["heap_bytes"] + row["index_bytes"]) / max(1, row["live_rows"]), 0)
     return {k: (float(v) if hasattr(v, "as_tuple") else v) for k, v in row.items()}
 
@@ -385,7 +386,7 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
                     conn.execute(enq, [job_json if n == batch else json.dumps(json.loads(job_json)[:n])])
                     produced[0] += n
                 conn.execute("select pg_stat_force_next_flush()")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
             stop.set()
 
@@ -407,7 +408,7 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
                     conn.execute("select count(*) from jq.jq_complete(%s, %s)", [ids, worker])
                     consumed[k] += len(ids)
                 conn.execute("select pg_stat_force_next_flush()")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
             stop.set()
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import pyjq  # noqa: E402
-from common import child_ready, child_result  # noqa: E402
+import pyjq
+from common import child_ready, child_result
 
 
 def _cpu() -> float:
@@ -74,10 +74,7 @@ def main() -> None:
     child_ready()
     t0 = time.time()
     cpu0 = _cpu()
-    if args.mode == "drain":
-        summary = asyncio.run(worker.drain(timeout=None))
-    else:
-        summary = worker.run()
+    summary = asyncio.run(worker.drain(timeout=None)) if args.mode == "drain" else worker.run()
     t1 = time.time()
     child_result({
         "t0": t0, "t1": t1, "cpu_s": _cpu() - cpu0,

@@ -22,40 +22,40 @@ import platform
 import signal
 import subprocess
 import sys
-import threading
 import time
 import traceback
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import psycopg  # noqa: E402
+import psycopg
 
-import baselines as base  # noqa: E402
-import explain_claim  # noqa: E402
-import fairness  # noqa: E402
-import jq_figures as jqf  # noqa: E402
-from common import BENCH, REPO, rnd  # noqa: E402
-from server import BenchServer  # noqa: E402
+import baselines as base
+import explain_claim
+import fairness
+import jq_figures as jqf
+from common import BENCH, REPO, rnd
+from server import BenchServer
 
 SIZES: dict[str, dict[str, Any]] = {
-    "quick": dict(enqueue_seconds=3, pgbench_seconds=3, diag_seconds=2, batch=1000, drain_jobs=20_000, pgqueuer_jobs=20_000,
-                  procrastinate_jobs=1_000, steady_seconds=10, steady_rate=1000, urgent_backlog=20_000,
-                  bloat_jobs=60_000, bloat_backlog=5_000, bloat_max_seconds=30, idle_seconds=10,
+    "quick": dict(enqueue_seconds=3, pgbench_seconds=3, diag_seconds=2, batch=1000, drain_jobs=20_000,
+                  pgqueuer_jobs=20_000, procrastinate_jobs=1_000, steady_seconds=10, steady_rate=1000,
+                  urgent_backlog=20_000, bloat_jobs=60_000, bloat_backlog=5_000, bloat_max_seconds=30, idle_seconds=10,
                   fair_backlog=100_000, fair_tenant_jobs=5_000, explain_sizes=[1_000, 10_000, 100_000],
                   explain_many_jobs=100_000),
     "default": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=5, batch=1000, drain_jobs=100_000,
                     pgqueuer_jobs=100_000, procrastinate_jobs=3_000, steady_seconds=60, steady_rate=1000,
-                    urgent_backlog=100_000, bloat_jobs=500_000, bloat_backlog=10_000, bloat_max_seconds=120, idle_seconds=30,
-                    fair_backlog=1_000_000, fair_tenant_jobs=20_000, explain_sizes=[1_000, 100_000, 1_000_000],
-                    explain_many_jobs=1_000_000),
+                    urgent_backlog=100_000, bloat_jobs=500_000, bloat_backlog=10_000, bloat_max_seconds=120,
+                    idle_seconds=30, fair_backlog=1_000_000, fair_tenant_jobs=20_000,
+                    explain_sizes=[1_000, 100_000, 1_000_000], explain_many_jobs=1_000_000),
     "full": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=10, batch=1000, drain_jobs=100_000,
                  pgqueuer_jobs=100_000, procrastinate_jobs=20_000, steady_seconds=60, steady_rate=1000,
-                 urgent_backlog=100_000, bloat_jobs=2_000_000, bloat_backlog=10_000, bloat_max_seconds=600, idle_seconds=60,
-                 fair_backlog=1_000_000, fair_tenant_jobs=20_000, explain_sizes=[1_000, 100_000, 1_000_000],
-                 explain_many_jobs=1_000_000),
+                 urgent_backlog=100_000, bloat_jobs=2_000_000, bloat_backlog=10_000, bloat_max_seconds=600,
+                 idle_seconds=60, fair_backlog=1_000_000, fair_tenant_jobs=20_000,
+                 explain_sizes=[1_000, 100_000, 1_000_000], explain_many_jobs=1_000_000),
 }
 ISSUE_SIZES = {"drain_jobs": 100_000, "urgent_backlog": 100_000, "bloat_jobs": 2_000_000,
                "steady_seconds": 60, "steady_rate": 1000,
@@ -106,7 +106,7 @@ class Suite:
                 brief = {k: v for k, v in result.items() if not isinstance(v, (dict, list)) or k == "latency"}
                 print(json.dumps({key: brief}, default=str), file=sys.stderr, flush=True)
             return result
-        except Exception as exc:  # noqa: BLE001 - one broken figure must not lose the others
+        except Exception as exc:  # one broken figure must not lose the others
             traceback.print_exc()
             self.results["errors"][key] = f"{type(exc).__name__}: {exc}"
             return None
@@ -166,14 +166,15 @@ class Suite:
                 db = f"bench_drain_{procs}"
                 dsn = self.fresh_db(db)
                 enq = self.step(f"b: enqueue_many, {n} jobs (before the {procs}-process drain)",
-                                lambda: jqf.enqueue_many(dsn, n, s["batch"], "bulk"))
+                                lambda dsn=dsn: jqf.enqueue_many(dsn, n, s["batch"], "bulk"))
                 if procs == 2:
                     F["b_enqueue_many"] = enq
                 else:
                     F["b_enqueue_many_first"] = enq
                 jqf.vacuum_analyze(dsn, "jq.jobs")
-                F[f"c_drain_{procs}"] = self.step(f"c: drain {n} jobs, {procs} worker processes",
-                                                  lambda: jqf.drain(dsn, procs, DRAIN_SLOTS, expect=n))
+                F[f"c_drain_{procs}"] = self.step(
+                    f"c: drain {n} jobs, {procs} worker processes",
+                    lambda dsn=dsn, procs=procs: jqf.drain(dsn, procs, DRAIN_SLOTS, expect=n))
             self.results["peer_settings"]["pgqueuer"] = self.step("PgQueuer settings", base.pgqueuer_settings)
             self.results["peer_settings"]["procrastinate"] = self.step("Procrastinate settings",
                                                                       base.procrastinate_settings)
@@ -403,7 +404,8 @@ def table(results: dict[str, Any]) -> str:
         + (f" (Procrastinate ratio {_fmt(_ratio(c2, pr), '×')})" if pr else ""), _ratio(c2, pq))
     d = F.get("d_steady") or {}
     row(f"d. steady, {_fmt(d.get('offered_jobs_per_s'))} jobs/s offered", "completion commits",
-        d.get("sustained_jobs_per_s"), "offered rate", _ratio(d.get("sustained_jobs_per_s"), d.get("offered_jobs_per_s")))
+        d.get("sustained_jobs_per_s"), "offered rate",
+        _ratio(d.get("sustained_jobs_per_s"), d.get("offered_jobs_per_s")))
     lat = d.get("latency") or {}
     rows.append(("d. steady, end-to-end latency", "enqueue → completion commit",
                  f"p50 {_fmt(lat.get('p50_ms'), ' ms')} / p95 {_fmt(lat.get('p95_ms'), ' ms')} / "
@@ -416,7 +418,8 @@ def table(results: dict[str, Any]) -> str:
     f = F.get("f_bloat") or {}
     cp = f.get("claim_probe_ms") or {}
     if f:
-        rows.append((f"f. bloat, {_fmt(f.get('jobs_through'))} jobs through", f"claim({cp.get('limit')}) statement latency",
+        rows.append((f"f. bloat, {_fmt(f.get('jobs_through'))} jobs through",
+                     f"claim({cp.get('limit')}) statement latency",
                      f"{_fmt(cp.get('end'), ' ms')} at end ({cp.get('find_buffers_end')} buffers to find the rows)",
                      f"fresh {_fmt(cp.get('start'), ' ms')} ({cp.get('find_buffers_start')} buffers)",
                      _fmt(cp.get("ratio"), "×") if cp.get("ratio") is not None else "—"))
@@ -543,9 +546,10 @@ def meta(server: BenchServer, profile: str, sizes: dict[str, Any]) -> dict[str, 
 
     scaled = {k: {"issue": ISSUE_SIZES[k], "this_run": sizes[k]} for k in ISSUE_SIZES if sizes[k] != ISSUE_SIZES[k]}
     return {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "profile": profile, "sizes": sizes, "scaled_down_from_issue": scaled,
-        "git_commit": git("rev-parse", "HEAD"), "sql_dir": str(SQL_DIR), "git_dirty": bool(git("status", "--porcelain", "--", "sql", "pyjq", "bench")),
+        "git_commit": git("rev-parse", "HEAD"), "sql_dir": str(SQL_DIR),
+        "git_dirty": bool(git("status", "--porcelain", "--", "sql", "pyjq", "bench")),
         "cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
         "postgresql": version, "server_settings": settings, "server_conf_changed": SERVER_CONF,
         "packages": {p: v(p) for p in ("psycopg", "psycopg-binary", "psycopg-pool", "procrastinate", "pgqueuer",
@@ -585,7 +589,8 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, default=str) + "\n")
     print(table(results))
-    print(f"\n{profile} run, {results['meta']['total_seconds']} s; JSON: {out.relative_to(REPO) if out.is_relative_to(REPO) else out}")
+    shown = out.relative_to(REPO) if out.is_relative_to(REPO) else out
+    print(f"\n{profile} run, {results['meta']['total_seconds']} s; JSON: {shown}")
     if results["errors"]:
         print(f"errors: {json.dumps(results['errors'], indent=2)}", file=sys.stderr)
         sys.exit(1)

@@ -45,19 +45,18 @@ import platform
 import sys
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psycopg  # noqa: E402
+import psycopg
 
-import pyjq  # noqa: E402
-from pyjq.scheduler import CronTimes, Scheduler  # noqa: E402
+import pyjq
+from pyjq.scheduler import CronTimes, Scheduler
 
-UTC = timezone.utc
 CRON = "0 8 * * *"
 
 
@@ -88,9 +87,10 @@ def create_schedules(dsn: str, size: int, tz: str, jitter: int, next_run_at: dat
                 for a, b in mine:
                     conn.execute(
                         "select count(*) from generate_series(%s::int, %s::int) g,"
-                        " jq.jq_schedule_put('digest:user-' || g, %s, %s, 'send_digest', jsonb_build_object('user_id', g),"
-                        " 'digest', 0, %s, null, 'latest', %s)", [a, b, CRON, tz, jitter, next_run_at])
-        except BaseException as exc:  # noqa: BLE001
+                        " jq.jq_schedule_put('digest:user-' || g, %s, %s, 'send_digest',"
+                        " jsonb_build_object('user_id', g), 'digest', 0, %s, null, 'latest', %s)",
+                        [a, b, CRON, tz, jitter, next_run_at])
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(chunks[i::2],)) for i in range(2)]
@@ -222,7 +222,7 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
     for _ in procs:  # read before joining: a child cannot exit while its result sits in the pipe
         try:
             results.append(out.get(timeout=run_for + 60))
-        except Exception:  # noqa: BLE001 -- a child died; report what came back
+        except Exception:  # a child died; report what came back
             break
     for p in procs:
         p.join(timeout=10)
@@ -301,7 +301,8 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
                 "p95_ms": r(1000 * percentile(all_latencies, 95)) if all_latencies else None,
             },
             "p95_under_2s": bool(latencies and percentile(latencies, 95) < 2.0),
-            "claimer": "jq_claim(limit 100) + jq_complete; when empty: jq_set_waiting, claim again, LISTEN jq_urgent with a 1 s safety poll",
+            "claimer": "jq_claim(limit 100) + jq_complete; when empty: jq_set_waiting, claim again,"
+                       " LISTEN jq_urgent with a 1 s safety poll",
         },
         "scheduler_stats": schedulers,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},

@@ -33,7 +33,7 @@ import os
 import sys
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
@@ -60,7 +60,7 @@ async def _record(job: pyjq.Job, started: float) -> None:
         _pool = AsyncConnectionPool(DSN, min_size=1, max_size=sum(worker.queues.values()),
                                     kwargs={"autocommit": True}, open=False, timeout=5.0)
         await _pool.open(wait=False)
-    row = (uuid.uuid4(), job.id, job.worker, job.attempts, datetime.fromtimestamp(started, timezone.utc))
+    row = (uuid.uuid4(), job.id, job.worker, job.attempts, datetime.fromtimestamp(started, UTC))
     deadline = time.monotonic() + 120.0
     delay = 0.05
     while True:

@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from pyjq.http import create_app  # noqa: E402
+from pyjq.http import create_app
 
 TOKENS = {"producer-token-0123456789": "producer", "admin-token-0123456789": "admin"}
 PRODUCER = {"Authorization": "Bearer producer-token-0123456789"}

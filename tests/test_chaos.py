@@ -84,7 +84,7 @@ class WorkerProc:
                    JQ_APP_LOGLEVEL=loglevel, PYTHONPATH=os.pathsep.join(paths))
         self.name = name
         self.log = log
-        self._log_file = open(log, "w")
+        self._log_file = open(log, "w")  # noqa: SIM115 - the child's stderr until close()
         self.proc = subprocess.Popen([sys.executable, str(TESTS / "chaos_app.py")], env=env,
                                      stdout=subprocess.DEVNULL, stderr=self._log_file)
         self.started = time.time()
@@ -197,7 +197,7 @@ class Chaos:
 
     def restart_server(self, mode: str = "immediate") -> float:
         start = time.time()
-        subprocess.run(shlex.split(os.environ["JQ_TEST_PGCTL"]) + ["restart", "-m", mode, "-w", "-t", "120"],
+        subprocess.run([*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", mode, "-w", "-t", "120"],
                        check=True, capture_output=True, timeout=180)
         end = time.time()
         self.disruptions.append(Disruption("restart", start, end, None))
@@ -248,7 +248,7 @@ class Chaos:
         try:
             while True:
                 if not backlog:
-                    backlog = [p for _, p in zip(range(rng.randint(1, batch)), plans)]
+                    backlog = [p for _, p in zip(range(rng.randint(1, batch)), plans, strict=False)]  # up to that many
                     if not backlog:
                         return
                     if rate:
@@ -282,7 +282,7 @@ class Chaos:
                     conn = None
                     time.sleep(delay)
                     delay = min(1.0, delay * 2)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
+        except Exception as exc:  # reported by the test
             with tally.lock:
                 tally.errors.append(f"{threading.current_thread().name}: {type(exc).__name__}: {exc}")
         finally:
@@ -483,7 +483,7 @@ def test_chaos_worker_kills_lose_no_job(chaos, capsys):
     max_kills = _soak(2, 1_000)
     began = time.monotonic()
     workers = [chaos.start_worker(f"bulk-{k}", {"bulk": 8}, **WORKER_OPTS) for k in range(4)]
-    chaos.wait_ready(workers + [chaos.start_worker("urgent-0", {"urgent": 4}, **WORKER_OPTS)])
+    chaos.wait_ready([*workers, chaos.start_worker("urgent-0", {"urgent": 4}, **WORKER_OPTS)])
     for k, plans in enumerate(split(bulk_plans(n), 2)):
         chaos.produce(plans, rate / 2, f"producer-{k}")
     chaos.produce(chaos.urgent_plans(), 10.0, "urgent", batch=1)

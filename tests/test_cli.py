@@ -49,7 +49,8 @@ def bury(db: psycopg.Connection, type_: str, errors: list[str], queue: str = "de
         ).fetchone()[0]
         claimed = db.execute("select id from jq.jq_claim(%s, 'test-worker', 1000)", (queue,)).fetchall()
         assert (job_id,) in claimed
-        assert db.execute("select status from jq.jq_fail(%s, 'test-worker', %s)", (job_id, error)).fetchone()[0] == "dead"
+        assert db.execute("select status from jq.jq_fail(%s, 'test-worker', %s)",
+                          (job_id, error)).fetchone()[0] == "dead"
         ids.append(job_id)
     return ids
 
@@ -268,7 +269,8 @@ def test_enqueue_with_bad_priority_reports_the_sqlstate(db: psycopg.Connection, 
     (["--queue", ""], 1, "error: queue ''"),
     (["--priority", "high"], 2, "error: Invalid value for '--priority'"),
     (["--run-at", "tomorrow"], 2, "error: Invalid value for '--run-at': 'tomorrow' is not an ISO 8601 timestamp"),
-    (["--run-at", "2099-01-01T09:00:00"], 2, "error: Invalid value for '--run-at': '2099-01-01T09:00:00' has no UTC offset"),
+    (["--run-at", "2099-01-01T09:00:00"], 2,
+     "error: Invalid value for '--run-at': '2099-01-01T09:00:00' has no UTC offset"),
 ])
 def test_enqueue_rejects_bad_arguments_in_one_line(db: psycopg.Connection, dsn: str, args: list[str], code: int,
                                                    message: str) -> None:
@@ -447,16 +449,16 @@ def test_console_script_in_a_subprocess(db: psycopg.Connection, dsn: str) -> Non
 def test_python_dash_m_in_a_subprocess(db: psycopg.Connection, dsn: str) -> None:
     env = _subprocess_env(None)
     base = [sys.executable, "-m", "pyjq.cli"]
-    done = subprocess.run(base + ["enqueue", "via_m", "--dsn", dsn], env=env, capture_output=True, text=True,
+    done = subprocess.run([*base, "enqueue", "via_m", "--dsn", dsn], env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[1] == "queued"
-    bad = subprocess.run(base + ["enqueue", "x", "--payload", "{nope", "--dsn", dsn], env=env,
+    bad = subprocess.run([*base, "enqueue", "x", "--payload", "{nope", "--dsn", dsn], env=env,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
     assert len(bad.stderr.splitlines()) == 1 and bad.stderr.startswith("error: --payload is not valid JSON")
     assert job_count(db) == 1
-    assert subprocess.run(base + ["--help"], env=env, capture_output=True, timeout=60).returncode == 0
+    assert subprocess.run([*base, "--help"], env=env, capture_output=True, timeout=60).returncode == 0
 
 
 # A None entry in sys.modules makes `import click` raise ModuleNotFoundError(name="click").
@@ -560,7 +562,7 @@ def test_worker_subprocess_runs_jobs_and_exits_0_on_sigterm(db: psycopg.Connecti
             pathlib.Path(job.payload["path"]).write_text(str(job.id))
     """)
     ids = [enqueue_id(dsn, "touch", "--payload", json.dumps({"path": str(tmp_path / f"out{i}")})) for i in range(3)]
-    proc = subprocess.Popen(_pyjq_command() + ["worker", "cli_jobs:worker", "--dsn", dsn, "--queue", "default=3"],
+    proc = subprocess.Popen([*_pyjq_command(), "worker", "cli_jobs:worker", "--dsn", dsn, "--queue", "default=3"],
                             cwd=tmp_path,
                             env=_subprocess_env(None), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -597,8 +599,8 @@ def test_worker_factory_gets_dsn_and_queue_override(db: psycopg.Connection, dsn:
             return worker
     """)
     job_id = enqueue_id(dsn, "ping", "--queue", "special")
-    proc = subprocess.Popen(_pyjq_command() + ["worker", "cli_factory_jobs:make", "--queue", "special=3",
-                                               "--log-level", "debug"],
+    proc = subprocess.Popen([*_pyjq_command(), "worker", "cli_factory_jobs:make", "--queue", "special=3",
+                             "--log-level", "debug"],
                             cwd=tmp_path, env=_subprocess_env(dsn), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -49,7 +49,8 @@ def test_expired_lease_is_reclaimed_and_the_late_completion_is_refused(db, conne
 
     # The second worker's clock is 31 s later: the first lease has expired.
     second.execute("select set_config('jq.now', (now() + interval '31 seconds')::text, false)")
-    rows = second.execute("select id, attempts from jq.jq_claim('default', 'second', 1, interval '30 seconds')").fetchall()
+    rows = second.execute(
+        "select id, attempts from jq.jq_claim('default', 'second', 1, interval '30 seconds')").fetchall()
     assert rows == [(job.job_id, 2)], "the expired lease was not reclaimed (with the attempt counted)"
 
     late = first.execute("select * from jq.jq_complete(array[%s]::uuid[], 'first')", [job.job_id]).fetchall()

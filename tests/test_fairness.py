@@ -62,7 +62,7 @@ class Sampler(threading.Thread):
                     value = conn.execute(self.query, self.params).fetchone()[0] or 0
                     self.max = max(self.max, value)
                     self.samples += 1
-        except BaseException as exc:  # noqa: BLE001 -- reported by the test
+        except BaseException as exc:  # reported by the test
             self.error = exc
 
 
@@ -101,7 +101,7 @@ def run_claimers(dsn: str, n: int, remaining_sql: str, sampler: Sampler) -> list
     def body(i: int) -> None:
         try:
             results[i] = claim_until_done(dsn, f"claimer-{i}", remaining, deadline)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     sampler.start()

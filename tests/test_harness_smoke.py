@@ -41,7 +41,7 @@ def test_server_can_be_restarted(db: psycopg.Connection, dsn: str) -> None:
     """Crash/restart tests rely on $JQ_TEST_PGCTL restart -m fast."""
     before = db.execute("select pg_postmaster_start_time()").fetchone()[0]
     subprocess.run(
-        shlex.split(os.environ["JQ_TEST_PGCTL"]) + ["restart", "-m", "fast"],
+        [*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", "fast"],
         check=True,
         capture_output=True,
         timeout=120,

@@ -26,19 +26,19 @@ from psycopg.conninfo import make_conninfo
 
 pytest.importorskip("fastapi")
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
 with warnings.catch_warnings():  # starlette nudges towards httpx2; httpx works
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-import schemathesis  # noqa: E402
-from helpers import enqueue_sql  # noqa: E402
-from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
+import schemathesis
+from helpers import enqueue_sql
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from pyjq.http import create_app, load_tokens, parse_tokens  # noqa: E402
-from pyjq.http.auth import TokenConfigError, TokenStore  # noqa: E402
-from pyjq.http.errors import from_database  # noqa: E402
+from pyjq.http import create_app, load_tokens, parse_tokens
+from pyjq.http.auth import TokenConfigError, TokenStore
+from pyjq.http.errors import from_database
 
 TOKENS = {"producer-token-0123456789": "producer", "admin-token-0123456789": "admin"}
 PRODUCER = {"Authorization": "Bearer producer-token-0123456789"}

@@ -22,8 +22,9 @@ import json
 import os
 import uuid
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 from uuid import UUID
 
@@ -31,8 +32,7 @@ import psycopg
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (Bundle, RuleBasedStateMachine, initialize, invariant, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 import pyjq
 
@@ -102,7 +102,7 @@ def test_properties_transactional_enqueue(db, connect):
             assert jobs == set(committed_jobs) - done, "jq.jobs differs from the committed jobs"
             biz = {r[0] for r in observer.execute("select id from biz")}
             assert biz == committed_biz
-            for job_id, row in observer.execute("select id, (payload->>'biz')::bigint from jq.jobs"):
+            for _job_id, row in observer.execute("select id, (payload->>'biz')::bigint from jq.jobs"):
                 assert row is None or row in committed_biz, "a committed job points at a missing business row"
             uncommitted = [j for s in sessions for j in s.pending("job")]
             if uncommitted:
@@ -223,7 +223,7 @@ def test_properties_transactional_enqueue(db, connect):
 # -- 6. the model ----------------------------------------------------------------------------------
 
 
-T0 = datetime(2030, 1, 1, 8, 0, tzinfo=timezone.utc)
+T0 = datetime(2030, 1, 1, 8, 0, tzinfo=UTC)
 WORKERS = ("w1", "w2")
 LEASES = (1, 10, 60)
 
@@ -629,7 +629,7 @@ def wild_strategy(sql_type: str, name: str) -> st.SearchStrategy[bytes | None]:
                                st.sampled_from(["microseconds", "seconds", "minutes", "hours", "days", "years"]))]
     elif sql_type == "timestamp with time zone":
         generated = [st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31),
-                                  timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=14))])
+                                  timezones=st.sampled_from([UTC, timezone(timedelta(hours=14))])
                                   ).map(lambda d: _raw(d.isoformat()))]
     elif sql_type == "uuid":
         generated = [st.uuids().map(lambda u: _raw(str(u)))]
@@ -696,7 +696,8 @@ class BadInput:
         return self.conn.execute(SNAPSHOT_SQL).fetchone()
 
     def call(self, fname: str, types: list[str], args: list[bytes | None], in_hypothesis: bool = False) -> None:
-        exprs = ["null::" + t if a is None else f"convert_from(%s::bytea, 'UTF8')::{t}" for a, t in zip(args, types)]
+        exprs = ["null::" + t if a is None else f"convert_from(%s::bytea, 'UTF8')::{t}"
+                 for a, t in zip(args, types, strict=False)]  # args may stop short: the rest take their defaults
         params = [self.seeded.fill(a) for a in args if a is not None]
         statement = f"select count(*) from jq.{fname}({', '.join(exprs)})"  # rows are not read
         shown = [p[:120] + (b"..." if len(p) > 120 else b"") for p in params]
@@ -726,6 +727,22 @@ class BadInput:
                 self.snapshot = self._snapshot()
 
 
+def random_calls(checker: BadInput, fname: str, types: list[str], argnames: list[str], valid: list[list[bytes]],
+                 required: int) -> Callable[[], None]:
+    """A Hypothesis test calling fname with the first `required` or more arguments, up to two of them wild."""
+
+    @settings(max_examples=_soak(25, 500), deadline=None, suppress_health_check=FIXTURE_OK, database=None)
+    @given(data=st.data())
+    def calls(data: st.DataObject) -> None:
+        supplied = data.draw(st.integers(required, len(types)), label="arguments given")
+        wild = data.draw(st.sets(st.integers(0, max(0, supplied - 1)), max_size=min(2, supplied)), label="wild")
+        args = [data.draw(wild_strategy(t, n) if i in wild else st.sampled_from(valid[i]), label=n)
+                for i, (t, n) in enumerate(zip(types[:supplied], argnames, strict=False))]
+        checker.call(fname, types, args, in_hypothesis=True)
+
+    return calls
+
+
 def test_properties_bad_input_to_every_public_function(db, capsys):
     functions = public_functions(db)
     names = {f[0] for f in functions}
@@ -739,12 +756,12 @@ def test_properties_bad_input_to_every_public_function(db, capsys):
 
     for fname, types, argnames, ndefaults in functions:
         argnames = list(argnames) + [f"arg{i}" for i in range(len(argnames), len(types))]
-        valid = [valid_values(t, n) for t, n in zip(types, argnames)]
+        valid = [valid_values(t, n) for t, n in zip(types, argnames, strict=True)]
         # The sweep: every edge value in every position, the other arguments valid.
         try:
             if ndefaults == len(types):
                 checker.call(fname, types, [])
-            for i, (t, n) in enumerate(zip(types, argnames)):
+            for i, t in enumerate(types):
                 for value in WILD[t] + [None]:
                     args = [v[0] for v in valid]
                     args[i] = value
@@ -753,19 +770,8 @@ def test_properties_bad_input_to_every_public_function(db, capsys):
             problems.append(str(exc))
             continue
 
-        required = len(types) - ndefaults
-
-        @settings(max_examples=_soak(25, 500), deadline=None, suppress_health_check=FIXTURE_OK, database=None)
-        @given(data=st.data())
-        def random_calls(data: st.DataObject) -> None:
-            supplied = data.draw(st.integers(required, len(types)), label="arguments given")
-            wild = data.draw(st.sets(st.integers(0, max(0, supplied - 1)), max_size=min(2, supplied)), label="wild")
-            args = [data.draw(wild_strategy(t, n) if i in wild else st.sampled_from(valid[i]), label=n)
-                    for i, (t, n) in enumerate(zip(types[:supplied], argnames))]
-            checker.call(fname, types, args, in_hypothesis=True)
-
         try:
-            random_calls()
+            random_calls(checker, fname, types, argnames, valid, required=len(types) - ndefaults)()
         except AssertionError as exc:
             problems.append(str(exc)[:3000])
     with capsys.disabled():
@@ -785,7 +791,7 @@ WILD_STRINGS = st.one_of(
                      "a\u0000b", "\ud800", "x" * 64, "x" * 65, "x" * 128, "x" * 129, "x" * 255, "x" * 256,
                      "😀" * 65, "infinity", "-infinity", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00+14:00",
                      "9999-12-31T23:59:59Z", "9999-12-31T23:59:59-14:00", "10000-01-01T00:00:00Z",
-                     "2026-10-20T09:00:00+05:30", "2026-10-20T09:00:00", "2026-02-30T00:00:00Z"] + SQL_META),
+                     "2026-10-20T09:00:00+05:30", "2026-10-20T09:00:00", "2026-02-30T00:00:00Z", *SQL_META]),
     ODD_UNICODE)
 WILD_NUMBERS = st.one_of(st.sampled_from([0, 1, -1, 25, 1000, 1001, 32767, 32768, -32769, 2**31, 2**63, 10**30,
                                           1.5, -0.0, 1e308, 86400, 86401]),

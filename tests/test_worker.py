@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -69,7 +69,7 @@ def drain(worker: pyjq.Worker, timeout: float = 30.0) -> pyjq.RunSummary:
 
 
 def test_handler_receives_the_whole_job(db, dsn):
-    run_at = datetime.now(timezone.utc) - timedelta(seconds=5)
+    run_at = datetime.now(UTC) - timedelta(seconds=5)
     queued = pyjq.enqueue(db, "whole", {"n": 1, "nested": {"a": [1, 2]}}, priority=7, max_attempts=3,
                           idempotency_key="order-1", tenant="acme", run_at=run_at)
     worker = pyjq.Worker(dsn, queues={"default": 2})
@@ -250,7 +250,7 @@ def test_waiting_marks_follow_idle_and_busy(db, dsn):
 
 def test_safety_poll_picks_up_a_scheduled_job(db, dsn):
     # A job whose run_at is in the future sends no NOTIFY when it becomes due.
-    job = pyjq.enqueue(db, "later", {}, run_at=datetime.now(timezone.utc) + timedelta(seconds=1.5))
+    job = pyjq.enqueue(db, "later", {}, run_at=datetime.now(UTC) + timedelta(seconds=1.5))
     worker = pyjq.Worker(dsn, poll_interval=0.5)
     worker.add_handler("later", lambda job: None)
 
@@ -271,7 +271,7 @@ def test_an_idle_worker_wakes_at_the_run_at_of_a_job_scheduled_meanwhile(db, dsn
     async def scenario():
         await eventually(lambda: sql(dsn, "select 1 from jq.queue_waiters where worker = %s", [worker.name]),
                          what="the waiting mark")
-        run_at = datetime.now(timezone.utc) + timedelta(seconds=1.5)
+        run_at = datetime.now(UTC) + timedelta(seconds=1.5)
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
             await pyjq.enqueue_async(conn, "later", {}, run_at=run_at)
         await eventually(lambda: started, timeout=12, what="the scheduled job to start")
@@ -293,7 +293,7 @@ def test_retry_after_sets_the_next_attempt(db, dsn):
     def later_please(job: pyjq.Job) -> None:
         raise pyjq.Retry(after=timedelta(minutes=10))
 
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     assert drain(worker).failed_retrying == 1
     status = pyjq.status(db, job.job_id)
     assert status.status == "failed_retrying"
@@ -622,7 +622,7 @@ def test_a_result_for_a_lost_lease_is_not_recorded(db, dsn):
 
 
 def test_drain_runs_follow_up_jobs_and_leaves_scheduled_ones(db, dsn):
-    later = pyjq.enqueue(db, "parent", {"spawn": False}, run_at=datetime.now(timezone.utc) + timedelta(hours=1))
+    later = pyjq.enqueue(db, "parent", {"spawn": False}, run_at=datetime.now(UTC) + timedelta(hours=1))
     pyjq.enqueue(db, "parent", {"spawn": True})
     worker = pyjq.Worker(dsn)
     ran: list[str] = []

@@ -30,7 +30,7 @@ class WorkerProcess:
         env = dict(os.environ, JQ_APP_DSN=dsn, JQ_APP_OPTS=json.dumps(opts), JQ_APP_LOGLEVEL=loglevel,
                    PYTHONPATH=os.pathsep.join(paths))
         self.log = log
-        self._log_file = open(log, "w")
+        self._log_file = open(log, "w")  # noqa: SIM115 - the child's stderr until close()
         self.proc = subprocess.Popen([sys.executable, str(TESTS / "worker_app.py"), mode], env=env,
                                      stdout=subprocess.PIPE, stderr=self._log_file, text=True)
 
@@ -144,7 +144,7 @@ def test_the_worker_carries_on_after_a_server_restart(db, dsn, worker_process):
     across = pyjq.enqueue(db, "sleep", {"seconds": 3}).job_id  # finishes while the server is down or just back
     wait_until(is_(dsn, across, "running"), what="the long job to start", proc=worker)
 
-    subprocess.run(shlex.split(os.environ["JQ_TEST_PGCTL"]) + ["restart", "-m", "fast"],
+    subprocess.run([*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", "fast"],
                    check=True, capture_output=True, timeout=120)
 
     with psycopg.connect(dsn, autocommit=True) as conn:

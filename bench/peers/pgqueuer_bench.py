@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import child_ready, child_result  # noqa: E402
+from common import child_ready, child_result
 
 SETTINGS = {
     "version": None,  # filled in at run time
