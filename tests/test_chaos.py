@@ -635,9 +635,11 @@ def test_chaos_poison_jobs_are_dead_lettered_and_urgent_work_flows(chaos, capsys
 
 def test_chaos_unreadable_job_costs_only_itself(chaos, db, capsys):
     """A job whose row the worker cannot even read (from another client, a payload number
-    of 5,000 digits or nested 3,000 deep; a run_at before year 1 written into the table by
-    hand) is dead-lettered at once: the jobs leased in the same claim run, instead of
+    of 5,000 digits or nested 3,000 deep, allowed by an admin's max_payload_depth; a run_at
+    before year 1 written into the table by hand) is dead-lettered at once: the jobs leased in the same claim run, instead of
     waiting out the lease (60 s here) again and again until all of them are dead."""
+    # jq refuses a payload nested deeper than 64 levels unless an admin raised the limit, as here.
+    db.execute("update jq.settings set max_payload_depth = 10000")
     with db.transaction():  # one commit: the worker's first claim takes all of them
         pyjq.enqueue_many(db, [{"type": "chaos", "queue": "bulk", "payload": {"i": i}} for i in range(40)])
         huge = db.execute("select job_id from jq.jq_enqueue('chaos', '{\"n\": 1e5000}', 'bulk')").fetchone()[0]
