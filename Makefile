@@ -16,7 +16,7 @@ BENCH_ARGS ?=
 RUN_ARGS ?=
 export PYTHON VENV PYTEST_ARGS PGPROVE_ARGS
 
-.PHONY: help deps venv test test-sql test-py soak bench bench-quick run clean
+.PHONY: help deps venv lint test test-sql test-py soak bench bench-quick run clean
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z0-9_.-]+:.*## / { printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -36,7 +36,12 @@ $(VENV)/.installed: pyproject.toml | deps
 
 venv: $(VENV)/.installed ## Create .venv with pyjq and its test dependencies
 
-test: deps venv ## Run everything CI runs: pgTAP and pytest against a throwaway PostgreSQL
+lint: venv ## ruff (lint and format check) and mypy, as configured in pyproject.toml
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: deps venv lint ## Run everything CI runs: lint, pgTAP and pytest against a throwaway PostgreSQL
 	@bash tests/harness/run-tests.sh all
 
 test-sql: deps venv ## Run only the pgTAP suite (tests/sql/) with pg_prove
@@ -45,7 +50,7 @@ test-sql: deps venv ## Run only the pgTAP suite (tests/sql/) with pg_prove
 test-py: deps venv ## Run only pytest (tests/); PYTEST_ARGS="..." passes arguments, e.g. "-m unit"
 	@bash tests/harness/run-tests.sh py
 
-soak: deps venv ## The chaos and property tests at full size (20,000 jobs, kills, crashes; ~15 min)
+soak: deps venv ## The chaos and property tests at full size (20,000 jobs, kills, crashes; about 10 min)
 	@JQ_SOAK=1 PYTEST_ARGS="tests/test_chaos.py tests/test_properties.py $(PYTEST_ARGS)" bash tests/harness/run-tests.sh py
 
 # The benchmark suite also needs the `bench` extra (PgQueuer, Procrastinate, py-spy).
@@ -53,10 +58,10 @@ $(VENV)/.bench-installed: pyproject.toml $(VENV)/.installed
 	$(VENV)/bin/pip install -e '.[test,bench]'
 	touch $@
 
-bench: deps $(VENV)/.bench-installed ## Benchmarks vs pgbench, PgQueuer, Procrastinate (~8 min): table + bench/results/latest.json
+bench: deps $(VENV)/.bench-installed ## Benchmarks vs pgbench, PgQueuer, Procrastinate (about 7 min): table + bench/results/latest.json
 	$(VENV)/bin/python bench/run.py $(BENCH_ARGS)
 
-bench-quick: deps $(VENV)/.bench-installed ## The benchmarks at small sizes (~2 min): a smoke test, not figures
+bench-quick: deps $(VENV)/.bench-installed ## The benchmarks at small sizes (a few minutes): a smoke test, not figures
 	$(VENV)/bin/python bench/run.py --quick $(BENCH_ARGS)
 
 run: deps venv ## The demo: jq on a local PostgreSQL in .jq-dev/ (or DATABASE_URL), live; RUN_ARGS="--serve" keeps serving

@@ -2,7 +2,7 @@
 
 For services that do not share the database. Every route calls one jq_*
 SQL function (through pyjq.http.db) and translates its answer; none holds
-queue logic. Served by ``pyjq serve`` (uvicorn); see README, "HTTP API".
+queue logic. Served by ``pyjq serve`` (uvicorn); see docs/http.md.
 
     routes                              scope
     POST /jobs                          producer   enqueue (201; 200 duplicate)

@@ -1,4 +1,4 @@
--- jq.jobs follows the data model of DESIGN.md.
+-- jq.jobs follows the data model of docs/design.md ("Tables, and why each exists").
 begin;
 select plan(13);
 

@@ -1,4 +1,4 @@
--- The tables of DESIGN.md, each with a comment saying what lives there;
+-- The tables of docs/design.md ("Tables, and why each exists"), each with a comment saying what lives there;
 -- jq.job_history is range-partitioned on finished_at with a default partition.
 begin;
 select plan(17);
