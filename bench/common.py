@@ -53,8 +53,15 @@ class Child:
         self.log_path = LOGS / f"{name}.log"
         self._log = open(self.log_path, "w")  # noqa: SIM115 - the child's stderr, kept as long as this Child
         self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
-            env={**os.environ, **(env or {})}, cwd=REPO, start_new_session=True)
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            env={**os.environ, **(env or {})},
+            cwd=REPO,
+            start_new_session=True,
+        )
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -75,8 +82,7 @@ class Child:
             except queue.Empty:
                 continue
             if line is None:
-                raise RuntimeError(f"{self.name} exited with {self.proc.wait()} (see {self.log_path}):\n"
-                                   + self.tail())
+                raise RuntimeError(f"{self.name} exited with {self.proc.wait()} (see {self.log_path}):\n" + self.tail())
             line = line.strip()
             if line.startswith("{"):
                 return json.loads(line)

@@ -68,8 +68,10 @@ select count(*) from jq.jq_enqueue_many((
                                         'payload', jsonb_build_object('n', i)))
       from generate_series(%(lo)s::integer, %(hi)s::integer) i))
 """
-SCAN = re.compile(r"(Index Scan|Index Only Scan|Bitmap Index Scan|Bitmap Heap Scan|Seq Scan|LockRows|"
-                  r"Update on|Insert on|Recursive Union|CTE Scan|Function Scan|Buffers:)")
+SCAN = re.compile(
+    r"(Index Scan|Index Only Scan|Bitmap Index Scan|Bitmap Heap Scan|Seq Scan|LockRows|"
+    r"Update on|Insert on|Recursive Union|CTE Scan|Function Scan|Buffers:)"
+)
 
 
 def _vacuum(dsn: str) -> None:
@@ -82,18 +84,24 @@ def _parse_notice(msg: str) -> dict[str, Any] | None:
     m = re.match(r"duration: ([\d.]+) ms\s+plan:\n", msg)
     if not m:
         return None
-    body = msg[m.end():]
+    body = msg[m.end() :]
     lines = body.split("\n")
     # The plan starts at the first unindented line with a cost estimate.
     start = next((i for i, ln in enumerate(lines) if i > 0 and re.match(r"^\S.*\(cost=", ln)), len(lines))
     query = " ".join(" ".join(lines[:start]).removeprefix("Query Text:").split())
     plan = "\n".join(lines[start:]).rstrip()
-    return {"duration_ms": float(m.group(1)), "query": query, "plan": plan,
-            "key_lines": [ln.strip() for ln in plan.split("\n") if SCAN.search(ln)]}
+    return {
+        "duration_ms": float(m.group(1)),
+        "query": query,
+        "plan": plan,
+        "key_lines": [ln.strip() for ln in plan.split("\n") if SCAN.search(ln)],
+    }
 
 
-INDEX_LINE = re.compile(r"(Index Scan|Index Only Scan|Bitmap Index Scan|Seq Scan)(?: Backward)?(?: using (\S+))? on (\S+)"
-                        r".*?\(actual (?:time=\S+ )?rows=(\d+) loops=(\d+)\)")
+INDEX_LINE = re.compile(
+    r"(Index Scan|Index Only Scan|Bitmap Index Scan|Seq Scan)(?: Backward)?(?: using (\S+))? on (\S+)"
+    r".*?\(actual (?:time=\S+ )?rows=(\d+) loops=(\d+)\)"
+)
 
 
 def scan_summary(statements: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
@@ -118,8 +126,10 @@ def measure(dsn: str, label: str, samples: int, limit: int = LIMIT, fair: bool =
 
         def after(rows: list[tuple[Any, str]]) -> None:  # untimed: complete, then put the same tenants back
             conn.execute("select count(*) from jq.jq_complete(%s, %s)", [[r[0] for r in rows], worker])
-            conn.execute("select count(*) from jq.jq_enqueue_many(%s::jsonb)",
-                         [json.dumps([{"type": "noop", "queue": QUEUE, "tenant": r[1]} for r in rows])])
+            conn.execute(
+                "select count(*) from jq.jq_enqueue_many(%s::jsonb)",
+                [json.dumps([{"type": "noop", "queue": QUEUE, "tenant": r[1]} for r in rows])],
+            )
 
         for _ in range(WARMUP):
             after(conn.execute(claim, [QUEUE, worker, limit]).fetchall())
@@ -140,8 +150,14 @@ def measure(dsn: str, label: str, samples: int, limit: int = LIMIT, fair: bool =
         conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
         with conn.transaction():
             conn.execute("load 'auto_explain'")
-            for k, v in (("log_min_duration", "0"), ("log_analyze", "on"), ("log_buffers", "on"),
-                         ("log_timing", "on"), ("log_nested_statements", "on"), ("log_level", "notice")):
+            for k, v in (
+                ("log_min_duration", "0"),
+                ("log_analyze", "on"),
+                ("log_buffers", "on"),
+                ("log_timing", "on"),
+                ("log_nested_statements", "on"),
+                ("log_level", "notice"),
+            ):
                 conn.execute(f"set local auto_explain.{k} = {v}")
             notices.clear()
             rows = conn.execute(claim, [QUEUE, worker, limit]).fetchall()
@@ -151,10 +167,12 @@ def measure(dsn: str, label: str, samples: int, limit: int = LIMIT, fair: bool =
         conn.execute("select jq.jq_queue_set_fair(%s, true)", [QUEUE])
     top = next((s for s in reversed(explained) if "jq_claim(" in s["query"]), None)
     return {
-        "mode": "fair" if fair else "plain", "limit": limit, "samples": samples,
-        "claim_ms": {**latency_summary(ms), "mean_ms": rnd(statistics.fmean(ms), 3),
-                     "min_ms": rnd(min(ms), 3)},
-        "jobs_per_claim": rnd(got / samples, 2), "tenant_a_share": rnd(a_share / max(1, got), 3),
+        "mode": "fair" if fair else "plain",
+        "limit": limit,
+        "samples": samples,
+        "claim_ms": {**latency_summary(ms), "mean_ms": rnd(statistics.fmean(ms), 3), "min_ms": rnd(min(ms), 3)},
+        "jobs_per_claim": rnd(got / samples, 2),
+        "tenant_a_share": rnd(a_share / max(1, got), 3),
         "tenants_per_claim_mean": rnd(statistics.fmean(tenants_per_claim), 2),
         "explained_claim": {
             "jobs": len(rows),
@@ -162,8 +180,10 @@ def measure(dsn: str, label: str, samples: int, limit: int = LIMIT, fair: bool =
             "statements_run": len(explained) - (1 if top else 0),
             "buffers": _buffers(top["plan"]) if top else None,
             "scans": scan_summary([s for s in explained if s is not top]),
-            "statements": [{"duration_ms": s["duration_ms"], "query": s["query"][:160],
-                            "key_lines": s["key_lines"]} for s in explained],
+            "statements": [
+                {"duration_ms": s["duration_ms"], "query": s["query"][:160], "key_lines": s["key_lines"]}
+                for s in explained
+            ],
         },
         "_plans": explained,
     }
@@ -175,19 +195,34 @@ def _buffers(plan: str) -> dict[str, int] | None:
 
 
 def _backlog_a(conn: psycopg.Connection) -> int:
-    return conn.execute("select count(*) from jq.jobs where queue = %s and tenant = 'A' and status = 'pending'",
-                        [QUEUE]).fetchone()[0]
+    return conn.execute(
+        "select count(*) from jq.jobs where queue = %s and tenant = 'A' and status = 'pending'", [QUEUE]
+    ).fetchone()[0]
 
 
-def run(dsn: str, sizes: list[int], samples: int = 200, many: tuple[int, int] | None = (1_000, 1_000_000),
-        plans_out: Path | None = PLANS_TXT, log: Any = None) -> dict[str, Any]:
+def run(
+    dsn: str,
+    sizes: list[int],
+    samples: int = 200,
+    many: tuple[int, int] | None = (1_000, 1_000_000),
+    plans_out: Path | None = PLANS_TXT,
+    log: Any = None,
+) -> dict[str, Any]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         if conn.execute("select exists (select 1 from jq.jobs)").fetchone()[0]:
-            raise SystemExit("explain_claim: jq.jobs is not empty; this benchmark truncates it -- use an empty database")
-    out: dict[str, Any] = {"queue": QUEUE, "limit": LIMIT, "samples": samples, "warmup": WARMUP,
-                           "small_tenants": {t: SMALL_JOBS for t in SMALL_TENANTS}, "backlogs": [],
-                           "counts": "client-side time of `select ... from jq.jq_claim(q, w, 10)` in autocommit "
-                                     "(own transaction, commit included)"}
+            raise SystemExit(
+                "explain_claim: jq.jobs is not empty; this benchmark truncates it -- use an empty database"
+            )
+    out: dict[str, Any] = {
+        "queue": QUEUE,
+        "limit": LIMIT,
+        "samples": samples,
+        "warmup": WARMUP,
+        "small_tenants": {t: SMALL_JOBS for t in SMALL_TENANTS},
+        "backlogs": [],
+        "counts": "client-side time of `select ... from jq.jq_claim(q, w, 10)` in autocommit "
+        "(own transaction, commit included)",
+    }
     texts: list[str] = []
     setup: dict[str, float] = {}
     t = time.perf_counter()
@@ -208,12 +243,16 @@ def run(dsn: str, sizes: list[int], samples: int = 200, many: tuple[int, int] | 
         for fair in (True, False):
             r = measure(dsn, f"{size}", samples, fair=fair)
             for p in r.pop("_plans"):
-                texts.append(f"-- backlog A={size:,} + B..K 100 each, {r['mode']} queue; "
-                             f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n")
+                texts.append(
+                    f"-- backlog A={size:,} + B..K 100 each, {r['mode']} queue; "
+                    f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n"
+                )
             entry[r["mode"]] = r
             if log:
-                log(f"explain_claim A={size} {r['mode']}: {json.dumps(r['claim_ms'])} "
-                    f"explained total {r['explained_claim']['total_ms_with_explain']} ms")
+                log(
+                    f"explain_claim A={size} {r['mode']}: {json.dumps(r['claim_ms'])} "
+                    f"explained total {r['explained_claim']['total_ms_with_explain']} ms"
+                )
         out["backlogs"].append(entry)
     p50 = [(e["tenant_a_ready"], e["fair"]["claim_ms"]["p50_ms"]) for e in out["backlogs"]]
     if len(p50) > 1 and p50[0][1]:
@@ -224,16 +263,24 @@ def run(dsn: str, sizes: list[int], samples: int = 200, many: tuple[int, int] | 
             conn.execute("truncate jq.jobs, jq.job_history")
             conn.execute("delete from jq.fair_lanes")
         t1 = time.perf_counter()
-        parallel_calls(dsn, ENQUEUE_SPREAD, [{"queue": QUEUE, "tenants": tenants, "lo": lo,
-                                              "hi": min(lo + BATCH - 1, jobs)} for lo in range(1, jobs + 1, BATCH)])
+        parallel_calls(
+            dsn,
+            ENQUEUE_SPREAD,
+            [
+                {"queue": QUEUE, "tenants": tenants, "lo": lo, "hi": min(lo + BATCH - 1, jobs)}
+                for lo in range(1, jobs + 1, BATCH)
+            ],
+        )
         _vacuum(dsn)
         setup["build_many_tenants_s"] = rnd(time.perf_counter() - t1, 1)
         entry = {"tenants": tenants, "jobs": jobs, "jobs_per_tenant": jobs // tenants}
         for fair in (True, False):
             r = measure(dsn, f"many{tenants}", samples, fair=fair)
             for p in r.pop("_plans"):
-                texts.append(f"-- {jobs:,} jobs over {tenants:,} tenants, {r['mode']} queue; "
-                             f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n")
+                texts.append(
+                    f"-- {jobs:,} jobs over {tenants:,} tenants, {r['mode']} queue; "
+                    f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n"
+                )
             entry[r["mode"]] = r
             if log:
                 log(f"explain_claim many tenants {r['mode']}: {json.dumps(r['claim_ms'])}")
@@ -247,8 +294,10 @@ def run(dsn: str, sizes: list[int], samples: int = 200, many: tuple[int, int] | 
     out.update(sql_fingerprint(dsn))
     if plans_out:
         plans_out.parent.mkdir(parents=True, exist_ok=True)
-        plans_out.write_text(f"-- jq_claim plans (auto_explain, analyze, buffers); jq_claim source md5 "
-                             f"{out.get('jq_claim_src_md5')}\n\n" + "\n".join(texts))
+        plans_out.write_text(
+            f"-- jq_claim plans (auto_explain, analyze, buffers); jq_claim source md5 "
+            f"{out.get('jq_claim_src_md5')}\n\n" + "\n".join(texts)
+        )
         out["plans_file"] = str(plans_out)
     return out
 
@@ -256,7 +305,9 @@ def run(dsn: str, sizes: list[int], samples: int = 200, many: tuple[int, int] | 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dsn", default=None, help="an existing database without jobs (default: a throwaway server)")
-    ap.add_argument("--quick", action="store_true", help="backlogs 1,000 / 10,000 / 100,000; 100,000 over 1,000 tenants")
+    ap.add_argument(
+        "--quick", action="store_true", help="backlogs 1,000 / 10,000 / 100,000; 100,000 over 1,000 tenants"
+    )
     ap.add_argument("--sizes", default=None, help="tenant A's backlogs, comma-separated (default 1000,100000,1000000)")
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--many-tenants", type=int, default=1000)
@@ -264,10 +315,16 @@ def main() -> None:
     ap.add_argument("--no-many-tenants", action="store_true")
     ap.add_argument("--plans-out", default=str(PLANS_TXT))
     args = ap.parse_args()
-    sizes = ([int(x) for x in args.sizes.split(",")] if args.sizes
-             else [1_000, 10_000, 100_000] if args.quick else [1_000, 100_000, 1_000_000])
-    many = None if args.no_many_tenants else (args.many_tenants,
-                                               args.many_jobs or (100_000 if args.quick else 1_000_000))
+    sizes = (
+        [int(x) for x in args.sizes.split(",")]
+        if args.sizes
+        else [1_000, 10_000, 100_000]
+        if args.quick
+        else [1_000, 100_000, 1_000_000]
+    )
+    many = (
+        None if args.no_many_tenants else (args.many_tenants, args.many_jobs or (100_000 if args.quick else 1_000_000))
+    )
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
@@ -276,19 +333,25 @@ def main() -> None:
     kw = dict(samples=args.samples, many=many, plans_out=Path(args.plans_out), log=log)
     if args.dsn:
         import pyjq
+
         with psycopg.connect(args.dsn, autocommit=True) as conn:
             pyjq.install(conn, SQL_DIR)
         result = run(args.dsn, sizes, **kw)
         server_info = {"dsn": args.dsn}
     else:
         from server import BenchServer
+
         with BenchServer() as server:
             server.createdb("explain_claim")
             server.psql("explain_claim", "-f", str(SQL_DIR / "install.sql"))
             result = run(server.dsn("explain_claim"), sizes, **kw)
             server_info = {"throwaway": True, "settings": "PostgreSQL defaults (bench/server.py)"}
-    result["meta"] = {"server": server_info, "cpus": os.cpu_count(), "python": platform.python_version(),
-                      "total_seconds": rnd(time.perf_counter() - t0, 1)}
+    result["meta"] = {
+        "server": server_info,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "total_seconds": rnd(time.perf_counter() - t0, 1),
+    }
     print(json.dumps(result, indent=2, default=str))
 
 

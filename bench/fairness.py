@@ -80,6 +80,7 @@ select count(*) from jq.jq_enqueue_many((
 
 # -- backlogs ----------------------------------------------------------------------------
 
+
 def parallel_calls(dsn: str, sql: str, params: list[dict[str, Any]], connections: int = 2) -> None:
     """Run `sql` once per params entry (each call its own transaction), from
     `connections` connections at once, in order of the list."""
@@ -111,8 +112,12 @@ def parallel_calls(dsn: str, sql: str, params: list[dict[str, Any]], connections
 def enqueue_tenant(dsn: str, queue: str, tenant: str, n: int, connections: int = 2, batch: int = BATCH) -> None:
     """n jobs of one tenant through jq_enqueue_many, `batch` a call (one
     transaction each), from `connections` connections at once."""
-    parallel_calls(dsn, ENQUEUE, [{"queue": queue, "tenant": tenant, "n": min(batch, n - i)}
-                                  for i in range(0, n, batch)], connections)
+    parallel_calls(
+        dsn,
+        ENQUEUE,
+        [{"queue": queue, "tenant": tenant, "n": min(batch, n - i)} for i in range(0, n, batch)],
+        connections,
+    )
 
 
 def build(dsn: str, queue: str, plan: list[tuple[str, int]]) -> float:
@@ -159,8 +164,23 @@ def set_fair(dsn: str, queue: str, fair: bool) -> None:
 
 # -- the claimers --------------------------------------------------------------------------
 
-def _claimer(dsn: str, queue: str, worker: str, limit: int, big: str | None, small_total: int, target: int,
-             ready: Any, go: Any, stop: Any, lock: Any, done_total: Any, done_small: Any, out: Any) -> None:
+
+def _claimer(
+    dsn: str,
+    queue: str,
+    worker: str,
+    limit: int,
+    big: str | None,
+    small_total: int,
+    target: int,
+    ready: Any,
+    go: Any,
+    stop: Any,
+    lock: Any,
+    done_total: Any,
+    done_small: Any,
+    out: Any,
+) -> None:
     """One claimer process: claim, complete, note (time, jobs per tenant) per
     batch. Stops when the queue has no pending job left, or when `target`
     jobs are done in all and `small_total` of tenants other than `big`."""
@@ -180,8 +200,9 @@ def _claimer(dsn: str, queue: str, worker: str, limit: int, big: str | None, sma
             t1 = time.perf_counter()
             if not rows:
                 empty += 1
-                if not conn.execute("select exists (select 1 from jq.jobs where queue = %s and status = 'pending')",
-                                    [queue]).fetchone()[0]:
+                if not conn.execute(
+                    "select exists (select 1 from jq.jobs where queue = %s and status = 'pending')", [queue]
+                ).fetchone()[0]:
                     break
                 time.sleep(0.001)
                 continue
@@ -200,14 +221,30 @@ def _claimer(dsn: str, queue: str, worker: str, limit: int, big: str | None, sma
                 if done_total.value >= target and done_small.value >= small_total:
                     stop.set()
         conn.close()
-        out.put({"worker": worker, "records": records, "claim_ms": claim_ms, "complete_ms": complete_ms,
-                 "empty_claims": empty})
+        out.put(
+            {
+                "worker": worker,
+                "records": records,
+                "claim_ms": claim_ms,
+                "complete_ms": complete_ms,
+                "empty_claims": empty,
+            }
+        )
     except BaseException as exc:  # noqa: BLE001 - reported by the parent
         out.put({"worker": worker, "error": f"{type(exc).__name__}: {exc}"})
 
 
-def drain(dsn: str, queue: str, claimers: int, limit: int, *, big: str | None = None, small_total: int = 0,
-          target: int | None = None, timeout: float = 1800.0) -> dict[str, Any]:
+def drain(
+    dsn: str,
+    queue: str,
+    claimers: int,
+    limit: int,
+    *,
+    big: str | None = None,
+    small_total: int = 0,
+    target: int | None = None,
+    timeout: float = 1800.0,
+) -> dict[str, Any]:
     """Run the claimers from the go signal until their stop rule; returns
     t0 and every batch's (completion time, {tenant: jobs}) in time order."""
     ctx = mp.get_context("spawn")
@@ -215,9 +252,29 @@ def drain(dsn: str, queue: str, claimers: int, limit: int, *, big: str | None = 
     go, stop, lock = ctx.Event(), ctx.Event(), ctx.Lock()
     done_total, done_small = ctx.Value("q", 0, lock=False), ctx.Value("q", 0, lock=False)
     target = target if target is not None else 1 << 62
-    procs = [ctx.Process(target=_claimer, args=(dsn, queue, f"fair-bench-{i}", limit, big, small_total, target,
-                                                ready, go, stop, lock, done_total, done_small, out), daemon=True)
-             for i in range(claimers)]
+    procs = [
+        ctx.Process(
+            target=_claimer,
+            args=(
+                dsn,
+                queue,
+                f"fair-bench-{i}",
+                limit,
+                big,
+                small_total,
+                target,
+                ready,
+                go,
+                stop,
+                lock,
+                done_total,
+                done_small,
+                out,
+            ),
+            daemon=True,
+        )
+        for i in range(claimers)
+    ]
     for p in procs:
         p.start()
     try:
@@ -237,7 +294,8 @@ def drain(dsn: str, queue: str, claimers: int, limit: int, *, big: str | None = 
         raise RuntimeError("; ".join(errors))
     records = sorted((rec for r in results for rec in r["records"]), key=lambda x: x[0])
     return {
-        "t0": t0, "records": records,
+        "t0": t0,
+        "records": records,
         "claim_ms": [x for r in results for x in r["claim_ms"]],
         "complete_ms": [x for r in results for x in r["complete_ms"]],
         "empty_claims": sum(r["empty_claims"] for r in results),
@@ -261,15 +319,20 @@ def _rate(run: dict[str, Any], count: int) -> dict[str, Any]:
 
 def _calls(run: dict[str, Any]) -> dict[str, Any]:
     c = run["claim_ms"]
-    return {"claims": len(c), "jobs_per_claim": rnd(sum(sum(p.values()) for _, p in run["records"]) / max(1, len(c))),
-            "claim_ms_p50": rnd(percentile(c, 50), 2), "claim_ms_p95": rnd(percentile(c, 95), 2),
-            "complete_ms_p50": rnd(percentile(run["complete_ms"], 50), 2), "empty_claims": run["empty_claims"]}
+    return {
+        "claims": len(c),
+        "jobs_per_claim": rnd(sum(sum(p.values()) for _, p in run["records"]) / max(1, len(c))),
+        "claim_ms_p50": rnd(percentile(c, 50), 2),
+        "claim_ms_p95": rnd(percentile(c, 95), 2),
+        "complete_ms_p50": rnd(percentile(run["complete_ms"], 50), 2),
+        "empty_claims": run["empty_claims"],
+    }
 
 
 # -- the scenarios ---------------------------------------------------------------------------
 
-def one_big_tenant(dsn: str, backlog: int, measure: int, claimers: int, limit: int,
-                   log: Any = None) -> dict[str, Any]:
+
+def one_big_tenant(dsn: str, backlog: int, measure: int, claimers: int, limit: int, log: Any = None) -> dict[str, Any]:
     plan = [("A", backlog)] + [(t, SMALL_JOBS) for t in SMALL_TENANTS]
     small_total = SMALL_JOBS * len(SMALL_TENANTS)
     setup = {"build_s": rnd(build(dsn, QUEUE, plan), 1), "snapshot_s": rnd(snapshot(dsn), 1)}
@@ -294,8 +357,11 @@ def one_big_tenant(dsn: str, backlog: int, measure: int, claimers: int, limit: i
                 n_done = sum(sum(p.values()) for t, p in run["records"] if t <= done_at)
                 if measure > n_done:
                     t_m = _time_to(run["records"], t0, measure)
-                    alone = {"jobs": measure - n_done, "seconds": rnd(t_m - (done_at - t0), 3),
-                             "jobs_per_s": rnd((measure - n_done) / (t_m - (done_at - t0)))}
+                    alone = {
+                        "jobs": measure - n_done,
+                        "seconds": rnd(t_m - (done_at - t0), 3),
+                        "jobs_per_s": rnd((measure - n_done) / (t_m - (done_at - t0))),
+                    }
             end = run["records"][-1][0] if run["records"] else t0
             total = sum(sum(p.values()) for _, p in run["records"])
             out[mode] = {
@@ -304,9 +370,11 @@ def one_big_tenant(dsn: str, backlog: int, measure: int, claimers: int, limit: i
                 "first_small_job_done_s": rnd(first_small - t0, 3) if first_small else None,
                 "drain_first": _rate(run, measure),
                 "drain_a_alone_within_first": alone,
-                "jobs_completed": total, "seconds": rnd(end - t0, 2),
+                "jobs_completed": total,
+                "seconds": rnd(end - t0, 2),
                 "jobs_per_s_whole_run": rnd(total / (end - t0)) if end > t0 else None,
-                **_calls(run), "loadavg_1min_before_after": [rnd(load0, 2), rnd(os.getloadavg()[0], 2)],
+                **_calls(run),
+                "loadavg_1min_before_after": [rnd(load0, 2), rnd(os.getloadavg()[0], 2)],
             }
             if log:
                 log(f"one_big_tenant {mode}: {json.dumps(out[mode])}")
@@ -316,20 +384,34 @@ def one_big_tenant(dsn: str, backlog: int, measure: int, claimers: int, limit: i
     out["fair_over_plain_jobs_per_s"] = rnd(f / p, 3) if f and p else None
     fs, ps = out["fair"]["small_tenants_done_s"], out["plain"]["small_tenants_done_s"]
     out["small_done_plain_over_fair"] = rnd(ps / fs, 1) if fs and ps else None
-    return {"backlog": {"A": backlog, **{t: SMALL_JOBS for t in SMALL_TENANTS}},
-            "enqueue_order": "A's jobs first, then B..K's (later run_at)", "measure_first": measure,
-            "setup_untimed": setup, **out}
+    return {
+        "backlog": {"A": backlog, **{t: SMALL_JOBS for t in SMALL_TENANTS}},
+        "enqueue_order": "A's jobs first, then B..K's (later run_at)",
+        "measure_first": measure,
+        "setup_untimed": setup,
+        **out,
+    }
 
 
-def equal_tenants(dsn: str, tenants: int, per_tenant: int, claimers: int, limit: int,
-                  order: tuple[str, ...] = ("fair", "plain", "plain", "fair"), log: Any = None) -> dict[str, Any]:
+def equal_tenants(
+    dsn: str,
+    tenants: int,
+    per_tenant: int,
+    claimers: int,
+    limit: int,
+    order: tuple[str, ...] = ("fair", "plain", "plain", "fair"),
+    log: Any = None,
+) -> dict[str, Any]:
     """Drained in the order given (default fair, plain, plain, fair: a load
     that drifts during the section weighs on both modes alike); a mode's
     jobs_per_s is the mean of its runs, its other figures its first run's."""
     names = [f"T{i:02d}" for i in range(1, tenants + 1)]
     total = tenants * per_tenant
-    setup: dict[str, Any] = {"build_s": rnd(build(dsn, QUEUE, [(t, per_tenant) for t in names]), 1),
-                             "snapshot_s": rnd(snapshot(dsn), 1), "restore_s": []}
+    setup: dict[str, Any] = {
+        "build_s": rnd(build(dsn, QUEUE, [(t, per_tenant) for t in names]), 1),
+        "snapshot_s": rnd(snapshot(dsn), 1),
+        "restore_s": [],
+    }
     out: dict[str, Any] = {}
     rates: dict[str, list[float]] = {}
     first_tenth = total // 10
@@ -359,12 +441,17 @@ def equal_tenants(dsn: str, tenants: int, per_tenant: int, claimers: int, limit:
                     spread.update(per)
                 n += sum(per.values())
             out[mode] = {
-                "jobs": done, "seconds": rnd(end - t0, 2),
+                "jobs": done,
+                "seconds": rnd(end - t0, 2),
                 "drain_first_half": _rate(run, total // 2),
-                "first_tenth_per_tenant": {"jobs": first_tenth, "min": min(spread.get(k, 0) for k in names),
-                                           "max": max(spread.get(k, 0) for k in names)},
+                "first_tenth_per_tenant": {
+                    "jobs": first_tenth,
+                    "min": min(spread.get(k, 0) for k in names),
+                    "max": max(spread.get(k, 0) for k in names),
+                },
                 "every_tenant_served_s": rnd(max(seen.values()), 3) if len(seen) == tenants else None,
-                **_calls(run), "loadavg_1min_before_after": [rnd(load0, 2), rnd(os.getloadavg()[0], 2)],
+                **_calls(run),
+                "loadavg_1min_before_after": [rnd(load0, 2), rnd(os.getloadavg()[0], 2)],
             }
     finally:
         drop_snapshot(dsn)
@@ -373,8 +460,14 @@ def equal_tenants(dsn: str, tenants: int, per_tenant: int, claimers: int, limit:
         out[mode]["runs_jobs_per_s"] = [rnd(r) for r in rs]
     f, p = out["fair"]["jobs_per_s"], out["plain"]["jobs_per_s"]
     out["fair_over_plain_jobs_per_s"] = rnd(f / p, 3) if f and p else None
-    return {"tenants": tenants, "jobs_per_tenant": per_tenant, "enqueue_order": "one tenant after the other",
-            "run_order": list(order), "setup_untimed": setup, **out}
+    return {
+        "tenants": tenants,
+        "jobs_per_tenant": per_tenant,
+        "enqueue_order": "one tenant after the other",
+        "run_order": list(order),
+        "setup_untimed": setup,
+        **out,
+    }
 
 
 def sql_fingerprint(dsn: str) -> dict[str, Any]:
@@ -387,13 +480,21 @@ def sql_fingerprint(dsn: str) -> dict[str, Any]:
                       (select left(md5(string_agg(prosrc, '' order by oid)), 12) from pg_proc
                         where pronamespace = 'jq'::regnamespace and proname = 'jq_claim'),
                       (select left(md5(string_agg(proname || prosrc, '' order by proname, oid)), 12) from pg_proc
-                        where pronamespace = 'jq'::regnamespace)""").fetchone()
-    return {"sql_dir": str(SQL_DIR), "jq_version": version, "jq_claim_src_md5": claim,
-            "jq_functions_src_md5": every}
+                        where pronamespace = 'jq'::regnamespace)"""
+        ).fetchone()
+    return {"sql_dir": str(SQL_DIR), "jq_version": version, "jq_claim_src_md5": claim, "jq_functions_src_md5": every}
 
 
-def run(dsn: str, backlog: int, tenant_jobs: int, tenants: int = 11, claimers: int = 2, limit: int = 100,
-        measure: int | None = None, log: Any = None) -> dict[str, Any]:
+def run(
+    dsn: str,
+    backlog: int,
+    tenant_jobs: int,
+    tenants: int = 11,
+    claimers: int = 2,
+    limit: int = 100,
+    measure: int | None = None,
+    log: Any = None,
+) -> dict[str, Any]:
     """Both scenarios in one database holding jq and no jobs (each leaves it empty)."""
     measure = measure or min(100_000, backlog // 2)
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -414,18 +515,30 @@ def run(dsn: str, backlog: int, tenant_jobs: int, tenants: int = 11, claimers: i
         conn.execute("delete from jq.fair_lanes")
         conn.execute("delete from jq.queue_settings")
     return {
-        "claimers": {"processes": claimers, "how": f"loop: jq_claim(queue, worker, {limit}, '{LEASE}') then "
-                     "jq_complete(ids, worker), autocommit, one connection per process (no-op handler, no pyjq.Worker)",
-                     "limit": limit},
+        "claimers": {
+            "processes": claimers,
+            "how": f"loop: jq_claim(queue, worker, {limit}, '{LEASE}') then "
+            "jq_complete(ids, worker), autocommit, one connection per process (no-op handler, no pyjq.Worker)",
+            "limit": limit,
+        },
         "counts": "completion commits (jq_complete returned); time from the go signal",
-        "backlog_a": backlog, "backlog_a_issue": ISSUE_BACKLOG,
-        **({"scaled_down": f"A's backlog {backlog:,} instead of the issue's {ISSUE_BACKLOG:,} "
-                           f"(--quick or --backlog); the default runs {ISSUE_BACKLOG:,}"}
-           if backlog < ISSUE_BACKLOG else {}),
-        "one_big_tenant": big, "equal_tenants": eq,
-        "target": {"fair_over_plain_jobs_per_s": ">= 0.8 (fair at most 20% slower)",
-                   "one_big_tenant": big.get("fair_over_plain_jobs_per_s"),
-                   "equal_tenants": eq.get("fair_over_plain_jobs_per_s")},
+        "backlog_a": backlog,
+        "backlog_a_issue": ISSUE_BACKLOG,
+        **(
+            {
+                "scaled_down": f"A's backlog {backlog:,} instead of the issue's {ISSUE_BACKLOG:,} "
+                f"(--quick or --backlog); the default runs {ISSUE_BACKLOG:,}"
+            }
+            if backlog < ISSUE_BACKLOG
+            else {}
+        ),
+        "one_big_tenant": big,
+        "equal_tenants": eq,
+        "target": {
+            "fair_over_plain_jobs_per_s": ">= 0.8 (fair at most 20% slower)",
+            "one_big_tenant": big.get("fair_over_plain_jobs_per_s"),
+            "equal_tenants": eq.get("fair_over_plain_jobs_per_s"),
+        },
         "section_seconds": {"one_big_tenant": rnd(t_big, 1), "equal_tenants": rnd(t_eq, 1)},
         **sql_fingerprint(dsn),
     }
@@ -451,21 +564,35 @@ def main() -> None:
     t0 = time.perf_counter()
     if args.dsn:
         import pyjq
+
         with psycopg.connect(args.dsn, autocommit=True) as conn:
             pyjq.install(conn, SQL_DIR)
-        result = run(args.dsn, backlog, tenant_jobs, claimers=args.claimers, limit=args.limit,
-                     measure=args.measure, log=log)
+        result = run(
+            args.dsn, backlog, tenant_jobs, claimers=args.claimers, limit=args.limit, measure=args.measure, log=log
+        )
         server_info = {"dsn": args.dsn}
     else:
         from server import BenchServer
+
         with BenchServer() as server:
             server.createdb("fairness")
             server.psql("fairness", "-f", str(SQL_DIR / "install.sql"))
-            result = run(server.dsn("fairness"), backlog, tenant_jobs, claimers=args.claimers, limit=args.limit,
-                         measure=args.measure, log=log)
+            result = run(
+                server.dsn("fairness"),
+                backlog,
+                tenant_jobs,
+                claimers=args.claimers,
+                limit=args.limit,
+                measure=args.measure,
+                log=log,
+            )
             server_info = {"throwaway": True, "settings": "PostgreSQL defaults (bench/server.py)"}
-    result["meta"] = {"server": server_info, "cpus": os.cpu_count(), "python": platform.python_version(),
-                      "total_seconds": rnd(time.perf_counter() - t0, 1)}
+    result["meta"] = {
+        "server": server_info,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "total_seconds": rnd(time.perf_counter() - t0, 1),
+    }
     text = json.dumps(result, indent=2, default=str)
     if args.out:
         Path(args.out).write_text(text + "\n")

@@ -27,6 +27,7 @@ WORKER = "bench/jq_worker_proc.py"
 
 # -- a. enqueue, one job per transaction ----------------------------------------------
 
+
 def enqueue_one_per_txn(dsn: str, connections: int, seconds: float, queue: str = "bench") -> dict[str, Any]:
     """pyjq.enqueue in autocommit mode (one job, one transaction, one round trip)
     from `connections` threads, each on its own connection, for `seconds`."""
@@ -71,9 +72,14 @@ def enqueue_one_per_txn(dsn: str, connections: int, seconds: float, queue: str =
     if errors:
         raise errors[0]
     total = sum(counts)
-    return {"jobs": total, "seconds": rnd(elapsed, 2), "jobs_per_s": rnd(total / elapsed),
-            "connections": connections, "counts": "enqueue commits",
-            "how": "pyjq.enqueue(conn, 'noop', {'n': i}) on autocommit connections, one thread each"}
+    return {
+        "jobs": total,
+        "seconds": rnd(elapsed, 2),
+        "jobs_per_s": rnd(total / elapsed),
+        "connections": connections,
+        "counts": "enqueue commits",
+        "how": "pyjq.enqueue(conn, 'noop', {'n': i}) on autocommit connections, one thread each",
+    }
 
 
 def hold_waiter(dsn: str, queue: str) -> psycopg.Connection:
@@ -87,6 +93,7 @@ def hold_waiter(dsn: str, queue: str) -> psycopg.Connection:
 
 # -- b. batch enqueue ------------------------------------------------------------------
 
+
 def enqueue_many(dsn: str, jobs: int, batch: int, queue: str) -> dict[str, Any]:
     """pyjq.enqueue_many of `batch` jobs per call (one transaction each) until `jobs` are in."""
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -94,12 +101,17 @@ def enqueue_many(dsn: str, jobs: int, batch: int, queue: str) -> dict[str, Any]:
         t0 = time.perf_counter()
         while done < jobs:
             n = min(batch, jobs - done)
-            pyjq.enqueue_many(conn, [{"type": "noop", "queue": queue, "payload": {"n": done + i}}
-                                     for i in range(n)])
+            pyjq.enqueue_many(conn, [{"type": "noop", "queue": queue, "payload": {"n": done + i}} for i in range(n)])
             done += n
         elapsed = time.perf_counter() - t0
-    return {"jobs": done, "batch": batch, "seconds": rnd(elapsed, 2), "jobs_per_s": rnd(done / elapsed),
-            "counts": "enqueue commits", "how": f"pyjq.enqueue_many(conn, [{batch} jobs]) per transaction"}
+    return {
+        "jobs": done,
+        "batch": batch,
+        "seconds": rnd(elapsed, 2),
+        "jobs_per_s": rnd(done / elapsed),
+        "counts": "enqueue commits",
+        "how": f"pyjq.enqueue_many(conn, [{batch} jobs]) per transaction",
+    }
 
 
 def vacuum_analyze(dsn: str, table: str) -> None:
@@ -109,12 +121,16 @@ def vacuum_analyze(dsn: str, table: str) -> None:
 
 # -- c. drain ---------------------------------------------------------------------------
 
+
 def drain(dsn: str, processes: int, slots: int, queue: str = "bulk", expect: int | None = None) -> dict[str, Any]:
     """`processes` worker processes drain the queue: await worker.drain() in each.
     Timed from the go signal to the last process's exit (its last jq_complete committed)."""
-    kids = [Child(f"jq-drain-{processes}p-{i}",
-                  [py(), WORKER, "--dsn", dsn, "--queue", f"{queue}={slots}", "--mode", "drain"])
-            for i in range(processes)]
+    kids = [
+        Child(
+            f"jq-drain-{processes}p-{i}", [py(), WORKER, "--dsn", dsn, "--queue", f"{queue}={slots}", "--mode", "drain"]
+        )
+        for i in range(processes)
+    ]
     try:
         start_all(kids)
         results = [k.result(timeout=900) for k in kids]
@@ -128,12 +144,19 @@ def drain(dsn: str, processes: int, slots: int, queue: str = "bulk", expect: int
     stats = [r["stats"] for r in results]
     claims = sum(s.get("claim", 0) for s in stats)
     completes = sum(s.get("complete", 0) for s in stats)
-    out = {"jobs": done, "processes": processes, "seconds": rnd(t1 - t0, 2), "jobs_per_s": rnd(done / (t1 - t0)),
-           "left_in_queue": left, "counts": "completion commits",
-           "jobs_per_claim": rnd(done / claims, 1) if claims else None,
-           "jobs_per_complete": rnd(done / completes, 1) if completes else None,
-           "worker_cpu_us_per_job": rnd(sum(r["cpu_s"] for r in results) / max(1, done) * 1e6, 1),
-           "worker_settings": results[0]["settings"], "worker_stats": stats}
+    out = {
+        "jobs": done,
+        "processes": processes,
+        "seconds": rnd(t1 - t0, 2),
+        "jobs_per_s": rnd(done / (t1 - t0)),
+        "left_in_queue": left,
+        "counts": "completion commits",
+        "jobs_per_claim": rnd(done / claims, 1) if claims else None,
+        "jobs_per_complete": rnd(done / completes, 1) if completes else None,
+        "worker_cpu_us_per_job": rnd(sum(r["cpu_s"] for r in results) / max(1, done) * 1e6, 1),
+        "worker_settings": results[0]["settings"],
+        "worker_stats": stats,
+    }
     if expect is not None and done != expect:
         out["warning"] = f"expected {expect} jobs, {done} succeeded"
     return out
@@ -141,8 +164,10 @@ def drain(dsn: str, processes: int, slots: int, queue: str = "bulk", expect: int
 
 # -- d. steady state --------------------------------------------------------------------
 
-def steady(dsn: str, rate: float, seconds: float, slots: int, producers: int = 8,
-           queue: str = "default") -> dict[str, Any]:
+
+def steady(
+    dsn: str, rate: float, seconds: float, slots: int, producers: int = 8, queue: str = "default"
+) -> dict[str, Any]:
     """`rate` jobs/s offered for `seconds` (one job per transaction, `producers`
     connections, paced on a fixed schedule) to one worker process. Latency per
     job: jq.job_history.finished_at - created_at, i.e. from the start of the
@@ -200,41 +225,73 @@ def steady(dsn: str, rate: float, seconds: float, slots: int, producers: int = 8
         rows = conn.execute(
             """select extract(epoch from finished_at - created_at) * 1000
                  from jq.job_history where queue = %s and type = 'noop' and created_at >= %s""",
-            [queue, db_t0]).fetchall()
+            [queue, db_t0],
+        ).fetchall()
         in_window = conn.execute(
             """select count(*) from jq.job_history
                 where queue = %s and type = 'noop'
                   and finished_at >= %s and finished_at < %s + make_interval(secs => %s)""",
-            [queue, db_t0, db_t0, seconds + 0.2]).fetchone()[0]
+            [queue, db_t0, db_t0, seconds + 0.2],
+        ).fetchone()[0]
         unfinished = conn.execute("select count(*) from jq.jobs where queue = %s", [queue]).fetchone()[0]
     lat = [float(r[0]) for r in rows]
     offered = sum(sent)
     return {
         "target_jobs_per_s": rate,
-        "offered_jobs_per_s": rnd(offered / produced_s), "offered_jobs": offered, "seconds": rnd(produced_s, 1),
+        "offered_jobs_per_s": rnd(offered / produced_s),
+        "offered_jobs": offered,
+        "seconds": rnd(produced_s, 1),
         "producers_kept_up": offered >= 0.98 * rate * seconds,
         "sustained_jobs_per_s": rnd(in_window / (seconds + 0.2)),
-        "completed": len(lat), "unfinished_after_15s": unfinished, "backlog_when_producers_stopped": backlog_at_end,
-        "latency": latency_summary(lat), "max_producer_lag_ms": rnd(max(lag) * 1000, 1),
+        "completed": len(lat),
+        "unfinished_after_15s": unfinished,
+        "backlog_when_producers_stopped": backlog_at_end,
+        "latency": latency_summary(lat),
+        "max_producer_lag_ms": rnd(max(lag) * 1000, 1),
         "counts": "completion commits; latency = job_history.finished_at - created_at (enqueue txn start to "
-                  "completing txn start)",
-        "producers": producers, "worker_settings": res["settings"], "worker_stats": res["stats"],
+        "completing txn start)",
+        "producers": producers,
+        "worker_settings": res["settings"],
+        "worker_stats": res["stats"],
     }
 
 
 # -- e. urgent pickup -------------------------------------------------------------------
 
-def urgent_pickup(dsn: str, bulk_slots: int, every_s: float = 0.05, urgent_slots: int = 10,
-                  bulk_processes: int = 1, expect_bulk: int | None = None) -> dict[str, Any]:
+
+def urgent_pickup(
+    dsn: str,
+    bulk_slots: int,
+    every_s: float = 0.05,
+    urgent_slots: int = 10,
+    bulk_processes: int = 1,
+    expect_bulk: int | None = None,
+) -> dict[str, Any]:
     """While `bulk_processes` worker processes drain the bulk backlog (already
     enqueued), one urgent job is enqueued every `every_s` seconds (own
     transaction) to the `urgent` queue, which has its own worker process.
     Pickup latency: handler start (time.time() in the worker) - the moment
     the enqueueing commit returned to the producer."""
-    bulk = [Child(f"jq-urgent-bulk-{i}", [py(), WORKER, "--dsn", dsn, "--queue", f"bulk={bulk_slots}",
-                                         "--mode", "drain"]) for i in range(bulk_processes)]
-    urgent = Child("jq-urgent-worker", [py(), WORKER, "--dsn", dsn, "--queue", f"urgent={urgent_slots}",
-                                        "--type", "urgent", "--mode", "run", "--record"])
+    bulk = [
+        Child(f"jq-urgent-bulk-{i}", [py(), WORKER, "--dsn", dsn, "--queue", f"bulk={bulk_slots}", "--mode", "drain"])
+        for i in range(bulk_processes)
+    ]
+    urgent = Child(
+        "jq-urgent-worker",
+        [
+            py(),
+            WORKER,
+            "--dsn",
+            dsn,
+            "--queue",
+            f"urgent={urgent_slots}",
+            "--type",
+            "urgent",
+            "--mode",
+            "run",
+            "--record",
+        ],
+    )
     kids = [*bulk, urgent]
     committed: dict[str, float] = {}
     try:
@@ -264,10 +321,15 @@ def urgent_pickup(dsn: str, bulk_slots: int, every_s: float = 0.05, urgent_slots
     bt1 = max(r["t1"] for r in bulk_results)
     bulk_done = sum(r["summary"]["succeeded"] for r in bulk_results)
     out = {
-        "urgent_jobs": len(committed), "urgent_started": len(lat), "latency": latency_summary(lat),
-        "bulk_jobs": bulk_done, "bulk_seconds": rnd(bt1 - bt0, 2), "bulk_jobs_per_s": rnd(bulk_done / (bt1 - bt0)),
+        "urgent_jobs": len(committed),
+        "urgent_started": len(lat),
+        "latency": latency_summary(lat),
+        "bulk_jobs": bulk_done,
+        "bulk_seconds": rnd(bt1 - bt0, 2),
+        "bulk_jobs_per_s": rnd(bulk_done / (bt1 - bt0)),
         "counts": "handler start minus enqueue commit (urgent jobs)",
-        "bulk_worker_settings": bulk_results[0]["settings"], "urgent_worker_settings": urgent_result["settings"],
+        "bulk_worker_settings": bulk_results[0]["settings"],
+        "urgent_worker_settings": urgent_result["settings"],
         "urgent_worker_stats": urgent_result["stats"],
     }
     if expect_bulk is not None and bulk_done != expect_bulk:
@@ -317,8 +379,14 @@ def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int)
     try:
         conn.execute("begin")
         conn.execute("load 'auto_explain'")
-        for k, v in (("log_min_duration", "0"), ("log_analyze", "on"), ("log_buffers", "on"),
-                     ("log_nested_statements", "on"), ("log_level", "notice"), ("log_timing", "off")):
+        for k, v in (
+            ("log_min_duration", "0"),
+            ("log_analyze", "on"),
+            ("log_buffers", "on"),
+            ("log_nested_statements", "on"),
+            ("log_level", "notice"),
+            ("log_timing", "off"),
+        ):
             conn.execute(f"set local auto_explain.{k} = {v}")
         conn.execute("select count(*) from jq.jq_claim(%s, 'bloat-probe', %s)", [queue, limit]).fetchone()
         conn.execute("rollback")
@@ -337,15 +405,30 @@ def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int)
     # claim index: the group walk and the locking read of each group's head).
     finding = [p for p in inner if "jobs_claim_idx" in p]
     find = [b for b in map(buffers, finding) if b is not None]
-    return {"samples": samples, "limit": limit, "median_ms": rnd(statistics.median(times), 3),
-            "min_ms": rnd(min(times), 3), "p95_ms": rnd(sorted(times)[int(0.95 * (len(times) - 1))], 3),
-            "buffers": buffers(outer[-1]) if outer else None,
-            "find_buffers": sum(find) if find else None, "plan": "\n\n".join(inner) or None}
+    return {
+        "samples": samples,
+        "limit": limit,
+        "median_ms": rnd(statistics.median(times), 3),
+        "min_ms": rnd(min(times), 3),
+        "p95_ms": rnd(sorted(times)[int(0.95 * (len(times) - 1))], 3),
+        "buffers": buffers(outer[-1]) if outer else None,
+        "find_buffers": sum(find) if find else None,
+        "plan": "\n\n".join(inner) or None,
+    }
 
 
-def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000, claim_limit: int = 1000,
-          consumers: int = 2, probe_samples: int = 30, probe_limit: int = 100, queue: str = "bloat",
-          max_seconds: float | None = None) -> dict[str, Any]:
+def bloat(
+    dsn: str,
+    total_jobs: int,
+    backlog: int = 10_000,
+    batch: int = 10_000,
+    claim_limit: int = 1000,
+    consumers: int = 2,
+    probe_samples: int = 30,
+    probe_limit: int = 100,
+    queue: str = "bloat",
+    max_seconds: float | None = None,
+) -> dict[str, Any]:
     """`total_jobs` jobs through jq.jobs, driven in SQL in big batches on
     separate transactions (so vacuum can do its work as in production): one
     producer connection keeps about `backlog`..2x`backlog` jobs queued with
@@ -358,8 +441,7 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
     enq = "select count(*) from jq.jq_enqueue_many(%s::jsonb)"
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("create extension if not exists pgstattuple")
-        conn.execute(enq, [json.dumps([{"type": "noop", "queue": queue, "payload": {"n": i}}
-                                       for i in range(backlog)])])
+        conn.execute(enq, [json.dumps([{"type": "noop", "queue": queue, "payload": {"n": i}} for i in range(backlog)])])
         conn.execute("vacuum (analyze) jq.jobs")
         conn.execute("select pg_stat_force_next_flush()")
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -396,8 +478,12 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
                 worker = f"bloat-{k}"
                 while not stop.is_set():
                     t = time.perf_counter()
-                    ids = [r[0] for r in conn.execute(
-                        "select id from jq.jq_claim(%s, %s, %s)", [queue, worker, claim_limit]).fetchall()]
+                    ids = [
+                        r[0]
+                        for r in conn.execute(
+                            "select id from jq.jq_claim(%s, %s, %s)", [queue, worker, claim_limit]
+                        ).fetchall()
+                    ]
                     dt = (time.perf_counter() - t) * 1000
                     if not ids:
                         if produced[0] >= total_jobs or not prod.is_alive():
@@ -444,8 +530,7 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
         raise errors[0]
     # Top the backlog up again to its starting size, so both ends compare the same live rows.
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(enq, [json.dumps([{"type": "noop", "queue": queue, "payload": {"n": i}}
-                                       for i in range(backlog)])])
+        conn.execute(enq, [json.dumps([{"type": "noop", "queue": queue, "payload": {"n": i}} for i in range(backlog)])])
         conn.execute("select pg_stat_force_next_flush()")
     time.sleep(0.2)
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -457,23 +542,46 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
     last = [ms for _, ms in samples[-n:]]
     through = sum(consumed)
     return {
-        "jobs_planned": total_jobs, "stopped_by_time_limit": produced[0] < total_jobs,
-        "jobs_through": through, "seconds": rnd(elapsed, 1), "jobs_per_s": rnd(through / elapsed),
-        "standing_backlog": backlog, "enqueue_batch": batch, "claim_limit": claim_limit, "consumers": consumers,
-        "claim_probe_ms": {"start": start_probe["median_ms"], "end": end_probe["median_ms"],
-                           "ratio": rnd(end_probe["median_ms"] / start_probe["median_ms"], 2),
-                           "min_start": start_probe["min_ms"], "min_end": end_probe["min_ms"],
-                           "limit": probe_limit, "samples": probe_samples,
-                           "buffers_start": start_probe["buffers"], "buffers_end": end_probe["buffers"],
-                           "find_buffers_start": start_probe["find_buffers"],
-                           "find_buffers_end": end_probe["find_buffers"]},
-        "claim_1000_ms": {"first_tenth_median": rnd(statistics.median(first), 2),
-                          "last_tenth_median": rnd(statistics.median(last), 2)},
-        "table": {"start": start_state, "end": end_state,
-                  "peak_during_run": {"heap_and_index_bytes": peak["bytes"], "n_dead_tup": peak["n_dead_tup"],
-                                      "samples": samples_taken[0]},
-                  "size_ratio": rnd((end_state["heap_bytes"] + end_state["index_bytes"])
-                                    / (start_state["heap_bytes"] + start_state["index_bytes"]), 2)},
+        "jobs_planned": total_jobs,
+        "stopped_by_time_limit": produced[0] < total_jobs,
+        "jobs_through": through,
+        "seconds": rnd(elapsed, 1),
+        "jobs_per_s": rnd(through / elapsed),
+        "standing_backlog": backlog,
+        "enqueue_batch": batch,
+        "claim_limit": claim_limit,
+        "consumers": consumers,
+        "claim_probe_ms": {
+            "start": start_probe["median_ms"],
+            "end": end_probe["median_ms"],
+            "ratio": rnd(end_probe["median_ms"] / start_probe["median_ms"], 2),
+            "min_start": start_probe["min_ms"],
+            "min_end": end_probe["min_ms"],
+            "limit": probe_limit,
+            "samples": probe_samples,
+            "buffers_start": start_probe["buffers"],
+            "buffers_end": end_probe["buffers"],
+            "find_buffers_start": start_probe["find_buffers"],
+            "find_buffers_end": end_probe["find_buffers"],
+        },
+        "claim_1000_ms": {
+            "first_tenth_median": rnd(statistics.median(first), 2),
+            "last_tenth_median": rnd(statistics.median(last), 2),
+        },
+        "table": {
+            "start": start_state,
+            "end": end_state,
+            "peak_during_run": {
+                "heap_and_index_bytes": peak["bytes"],
+                "n_dead_tup": peak["n_dead_tup"],
+                "samples": samples_taken[0],
+            },
+            "size_ratio": rnd(
+                (end_state["heap_bytes"] + end_state["index_bytes"])
+                / (start_state["heap_bytes"] + start_state["index_bytes"]),
+                2,
+            ),
+        },
         "claim_plan": {"start": start_probe["plan"], "end": end_probe["plan"]},
         "counts": "jobs enqueued, claimed and completed (each step its own transaction), driven in SQL",
     }
@@ -481,9 +589,12 @@ def bloat(dsn: str, total_jobs: int, backlog: int = 10_000, batch: int = 10_000,
 
 # -- g. idle cost ---------------------------------------------------------------------------
 
+
 def start_idle_workers(dsn: str, n: int, slots: int = 10) -> list[Child]:
-    kids = [Child(f"jq-idle-{i}", [py(), WORKER, "--dsn", dsn, "--queue", f"default={slots}", "--mode", "run"])
-            for i in range(n)]
+    kids = [
+        Child(f"jq-idle-{i}", [py(), WORKER, "--dsn", dsn, "--queue", f"default={slots}", "--mode", "run"])
+        for i in range(n)
+    ]
     start_all(kids)
     return kids
 

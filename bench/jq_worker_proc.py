@@ -64,11 +64,14 @@ def main() -> None:
 
     for job_type in args.type or ["noop"]:
         if args.record:
+
             async def handler(job: pyjq.Job) -> None:
                 starts.append((str(job.id), time.time()))
         else:
+
             async def handler(job: pyjq.Job) -> None:
                 pass
+
         worker.add_handler(job_type, handler)
 
     child_ready()
@@ -76,15 +79,26 @@ def main() -> None:
     cpu0 = _cpu()
     summary = asyncio.run(worker.drain(timeout=None)) if args.mode == "drain" else worker.run()
     t1 = time.time()
-    child_result({
-        "t0": t0, "t1": t1, "cpu_s": _cpu() - cpu0,
-        "summary": {k: getattr(summary, k) for k in
-                    ("succeeded", "failed_retrying", "dead", "cancelled", "lease_lost", "released")},
-        "stats": worker.stats,
-        "settings": {"queues": queues, "flush_size": worker.flush_size, "flush_interval": worker.flush_interval,
-                     "poll_interval": worker.poll_interval, "lease_s": worker.lease.total_seconds()},
-        "starts": starts,
-    })
+    child_result(
+        {
+            "t0": t0,
+            "t1": t1,
+            "cpu_s": _cpu() - cpu0,
+            "summary": {
+                k: getattr(summary, k)
+                for k in ("succeeded", "failed_retrying", "dead", "cancelled", "lease_lost", "released")
+            },
+            "stats": worker.stats,
+            "settings": {
+                "queues": queues,
+                "flush_size": worker.flush_size,
+                "flush_interval": worker.flush_interval,
+                "poll_interval": worker.poll_interval,
+                "lease_s": worker.lease.total_seconds(),
+            },
+            "starts": starts,
+        }
+    )
 
 
 if __name__ == "__main__":

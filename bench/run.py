@@ -41,35 +41,86 @@ from common import BENCH, REPO, rnd
 from server import BenchServer
 
 SIZES: dict[str, dict[str, Any]] = {
-    "quick": dict(enqueue_seconds=3, pgbench_seconds=3, diag_seconds=2, batch=1000, drain_jobs=20_000,
-                  pgqueuer_jobs=20_000, procrastinate_jobs=1_000, steady_seconds=10, steady_rate=1000,
-                  urgent_backlog=20_000, bloat_jobs=60_000, bloat_backlog=5_000, bloat_max_seconds=30, idle_seconds=10,
-                  fair_backlog=100_000, fair_tenant_jobs=5_000, explain_sizes=[1_000, 10_000, 100_000],
-                  explain_many_jobs=100_000),
-    "default": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=5, batch=1000, drain_jobs=100_000,
-                    pgqueuer_jobs=100_000, procrastinate_jobs=3_000, steady_seconds=60, steady_rate=1000,
-                    urgent_backlog=100_000, bloat_jobs=500_000, bloat_backlog=10_000, bloat_max_seconds=120,
-                    idle_seconds=30, fair_backlog=1_000_000, fair_tenant_jobs=20_000,
-                    explain_sizes=[1_000, 100_000, 1_000_000], explain_many_jobs=1_000_000),
-    "full": dict(enqueue_seconds=10, pgbench_seconds=10, diag_seconds=10, batch=1000, drain_jobs=100_000,
-                 pgqueuer_jobs=100_000, procrastinate_jobs=20_000, steady_seconds=60, steady_rate=1000,
-                 urgent_backlog=100_000, bloat_jobs=2_000_000, bloat_backlog=10_000, bloat_max_seconds=600,
-                 idle_seconds=60, fair_backlog=1_000_000, fair_tenant_jobs=20_000,
-                 explain_sizes=[1_000, 100_000, 1_000_000], explain_many_jobs=1_000_000),
+    "quick": dict(
+        enqueue_seconds=3,
+        pgbench_seconds=3,
+        diag_seconds=2,
+        batch=1000,
+        drain_jobs=20_000,
+        pgqueuer_jobs=20_000,
+        procrastinate_jobs=1_000,
+        steady_seconds=10,
+        steady_rate=1000,
+        urgent_backlog=20_000,
+        bloat_jobs=60_000,
+        bloat_backlog=5_000,
+        bloat_max_seconds=30,
+        idle_seconds=10,
+        fair_backlog=100_000,
+        fair_tenant_jobs=5_000,
+        explain_sizes=[1_000, 10_000, 100_000],
+        explain_many_jobs=100_000,
+    ),
+    "default": dict(
+        enqueue_seconds=10,
+        pgbench_seconds=10,
+        diag_seconds=5,
+        batch=1000,
+        drain_jobs=100_000,
+        pgqueuer_jobs=100_000,
+        procrastinate_jobs=3_000,
+        steady_seconds=60,
+        steady_rate=1000,
+        urgent_backlog=100_000,
+        bloat_jobs=500_000,
+        bloat_backlog=10_000,
+        bloat_max_seconds=120,
+        idle_seconds=30,
+        fair_backlog=1_000_000,
+        fair_tenant_jobs=20_000,
+        explain_sizes=[1_000, 100_000, 1_000_000],
+        explain_many_jobs=1_000_000,
+    ),
+    "full": dict(
+        enqueue_seconds=10,
+        pgbench_seconds=10,
+        diag_seconds=10,
+        batch=1000,
+        drain_jobs=100_000,
+        pgqueuer_jobs=100_000,
+        procrastinate_jobs=20_000,
+        steady_seconds=60,
+        steady_rate=1000,
+        urgent_backlog=100_000,
+        bloat_jobs=2_000_000,
+        bloat_backlog=10_000,
+        bloat_max_seconds=600,
+        idle_seconds=60,
+        fair_backlog=1_000_000,
+        fair_tenant_jobs=20_000,
+        explain_sizes=[1_000, 100_000, 1_000_000],
+        explain_many_jobs=1_000_000,
+    ),
 }
-ISSUE_SIZES = {"drain_jobs": 100_000, "urgent_backlog": 100_000, "bloat_jobs": 2_000_000,
-               "steady_seconds": 60, "steady_rate": 1000,
-               # issue #8: A's backlog of 1,000,000 (fairness, explain); 1,000,000 jobs over 1,000 tenants
-               "fair_backlog": 1_000_000, "explain_many_jobs": 1_000_000}
+ISSUE_SIZES = {
+    "drain_jobs": 100_000,
+    "urgent_backlog": 100_000,
+    "bloat_jobs": 2_000_000,
+    "steady_seconds": 60,
+    "steady_rate": 1000,
+    # issue #8: A's backlog of 1,000,000 (fairness, explain); 1,000,000 jobs over 1,000 tenants
+    "fair_backlog": 1_000_000,
+    "explain_many_jobs": 1_000_000,
+}
 
 # Worker configuration used by the figures (recorded in the results).
-DRAIN_SLOTS = 500        # per process: jq_claim(limit = free slots), up to 500 jobs per claim
+DRAIN_SLOTS = 500  # per process: jq_claim(limit = free slots), up to 500 jobs per claim
 STEADY_SLOTS = 100
 URGENT_SLOTS = 10
 IDLE_WORKERS = 4
-FAIR_CLAIMERS = 2        # h: claimer processes, each jq_claim(limit FAIR_LIMIT) + jq_complete in a loop
+FAIR_CLAIMERS = 2  # h: claimer processes, each jq_claim(limit FAIR_LIMIT) + jq_complete in a loop
 FAIR_LIMIT = 100
-EXPLAIN_SAMPLES = 200    # i: jq_claim(limit 10) calls timed per backlog and mode
+EXPLAIN_SAMPLES = 200  # i: jq_claim(limit 10) calls timed per backlog and mode
 # The jq being measured: this working tree's sql/ (JQ_BENCH_SQL=DIR measures another copy).
 SQL_DIR = Path(os.environ.get("JQ_BENCH_SQL") or REPO / "sql")
 SERVER_CONF = {"log_line_prefix": "'%m [%p] %q%d '"}  # logging only: lets the idle figure count per database
@@ -123,14 +174,14 @@ class Suite:
         if self.want("a"):
             dsn = self.fresh_db("bench_enqueue", raw=True)
             sec, pgs = s["enqueue_seconds"], s["pgbench_seconds"]
-            B["pgbench_insert_1"] = self.step("pgbench insert, 1 client",
-                                              lambda: base.pgbench(self.server, "bench_enqueue", "insert.sql", 1, pgs))
-            F["a_enqueue_1"] = self.step("a: enqueue, 1 connection",
-                                         lambda: jqf.enqueue_one_per_txn(dsn, 1, sec))
-            B["pgbench_insert_8"] = self.step("pgbench insert, 8 clients",
-                                              lambda: base.pgbench(self.server, "bench_enqueue", "insert.sql", 8, pgs))
-            F["a_enqueue_8"] = self.step("a: enqueue, 8 connections",
-                                         lambda: jqf.enqueue_one_per_txn(dsn, 8, sec))
+            B["pgbench_insert_1"] = self.step(
+                "pgbench insert, 1 client", lambda: base.pgbench(self.server, "bench_enqueue", "insert.sql", 1, pgs)
+            )
+            F["a_enqueue_1"] = self.step("a: enqueue, 1 connection", lambda: jqf.enqueue_one_per_txn(dsn, 1, sec))
+            B["pgbench_insert_8"] = self.step(
+                "pgbench insert, 8 clients", lambda: base.pgbench(self.server, "bench_enqueue", "insert.sql", 8, pgs)
+            )
+            F["a_enqueue_8"] = self.step("a: enqueue, 8 connections", lambda: jqf.enqueue_one_per_txn(dsn, 8, sec))
 
             def with_waiter():
                 waiter = jqf.hold_waiter(dsn, "bench")
@@ -145,28 +196,35 @@ class Suite:
             # Where the time goes: jq_enqueue straight from pgbench (the SQL function without Python).
             B["pgbench_jq_enqueue_1"] = self.step(
                 "pgbench jq_enqueue, 1 client",
-                lambda: base.pgbench(self.server, "bench_enqueue", "enqueue_fn.sql", 1, s["diag_seconds"]))
+                lambda: base.pgbench(self.server, "bench_enqueue", "enqueue_fn.sql", 1, s["diag_seconds"]),
+            )
         if self.want("c") or self.want("b"):
             B["pgbench_cycle_2"] = self.step(
                 "pgbench cycle, 2 clients",
-                lambda: base.pgbench(self.server, self.raw_db(), "cycle.sql", 2, s["pgbench_seconds"]))
+                lambda: base.pgbench(self.server, self.raw_db(), "cycle.sql", 2, s["pgbench_seconds"]),
+            )
             B["pgbench_cycle100_2"] = self.step(
                 "pgbench cycle x100, 2 clients",
-                lambda: base.pgbench(self.server, self.raw_db(), "cycle100.sql", 2, s["pgbench_seconds"], 100))
+                lambda: base.pgbench(self.server, self.raw_db(), "cycle100.sql", 2, s["pgbench_seconds"], 100),
+            )
             # Where the time goes in batch enqueue: jq_enqueue_many(1,000) straight from pgbench,
             # and the same rows as one plain INSERT ... SELECT from the same JSON.
             B["pgbench_jq_enqueue_many_1"] = self.step(
                 "pgbench jq_enqueue_many(1000), 1 client",
-                lambda: base.pgbench(self.server, self.raw_db(), "enqueue_many.sql", 1, s["diag_seconds"], 1000))
+                lambda: base.pgbench(self.server, self.raw_db(), "enqueue_many.sql", 1, s["diag_seconds"], 1000),
+            )
             B["pgbench_insert_many_1"] = self.step(
                 "pgbench insert ... select 1000 rows, 1 client",
-                lambda: base.pgbench(self.server, self.raw_db(), "insert_many.sql", 1, s["diag_seconds"], 1000))
+                lambda: base.pgbench(self.server, self.raw_db(), "insert_many.sql", 1, s["diag_seconds"], 1000),
+            )
             n = s["drain_jobs"]
             for procs in (1, 2):
                 db = f"bench_drain_{procs}"
                 dsn = self.fresh_db(db)
-                enq = self.step(f"b: enqueue_many, {n} jobs (before the {procs}-process drain)",
-                                lambda dsn=dsn: jqf.enqueue_many(dsn, n, s["batch"], "bulk"))
+                enq = self.step(
+                    f"b: enqueue_many, {n} jobs (before the {procs}-process drain)",
+                    lambda dsn=dsn: jqf.enqueue_many(dsn, n, s["batch"], "bulk"),
+                )
                 if procs == 2:
                     F["b_enqueue_many"] = enq
                 else:
@@ -174,30 +232,37 @@ class Suite:
                 jqf.vacuum_analyze(dsn, "jq.jobs")
                 F[f"c_drain_{procs}"] = self.step(
                     f"c: drain {n} jobs, {procs} worker processes",
-                    lambda dsn=dsn, procs=procs: jqf.drain(dsn, procs, DRAIN_SLOTS, expect=n))
+                    lambda dsn=dsn, procs=procs: jqf.drain(dsn, procs, DRAIN_SLOTS, expect=n),
+                )
             self.results["peer_settings"]["pgqueuer"] = self.step("PgQueuer settings", base.pgqueuer_settings)
-            self.results["peer_settings"]["procrastinate"] = self.step("Procrastinate settings",
-                                                                      base.procrastinate_settings)
+            self.results["peer_settings"]["procrastinate"] = self.step(
+                "Procrastinate settings", base.procrastinate_settings
+            )
             pn = s["pgqueuer_jobs"]
             self.fresh_db("bench_pgqueuer", jq=False)
             url = self.server.url("bench_pgqueuer")
             self.step("PgQueuer install", lambda: base.pgqueuer_install(url))
-            B["pgqueuer_enqueue"] = self.step(f"PgQueuer batch enqueue, {pn} jobs",
-                                              lambda: base.pgqueuer_enqueue(url, pn, s["batch"]))
-            B["pgqueuer_drain_2"] = self.step(f"PgQueuer drain {pn} jobs, 2 processes",
-                                              lambda: base.pgqueuer_drain(url, 2, pn))
+            B["pgqueuer_enqueue"] = self.step(
+                f"PgQueuer batch enqueue, {pn} jobs", lambda: base.pgqueuer_enqueue(url, pn, s["batch"])
+            )
+            B["pgqueuer_drain_2"] = self.step(
+                f"PgQueuer drain {pn} jobs, 2 processes", lambda: base.pgqueuer_drain(url, 2, pn)
+            )
             rn = s["procrastinate_jobs"]
             pdsn = self.fresh_db("bench_procrastinate", jq=False)
             self.step("Procrastinate install", lambda: base.procrastinate_install(pdsn))
-            B["procrastinate_enqueue"] = self.step(f"Procrastinate batch enqueue, {rn} jobs",
-                                                   lambda: base.procrastinate_enqueue(pdsn, rn, s["batch"]))
-            B["procrastinate_drain_2"] = self.step(f"Procrastinate drain {rn} jobs, 2 processes",
-                                                   lambda: base.procrastinate_drain(pdsn, 2, rn))
+            B["procrastinate_enqueue"] = self.step(
+                f"Procrastinate batch enqueue, {rn} jobs", lambda: base.procrastinate_enqueue(pdsn, rn, s["batch"])
+            )
+            B["procrastinate_drain_2"] = self.step(
+                f"Procrastinate drain {rn} jobs, 2 processes", lambda: base.procrastinate_drain(pdsn, 2, rn)
+            )
         if self.want("d"):
             dsn = self.fresh_db("bench_steady")
             F["d_steady"] = self.step(
                 f"d: steady state, {s['steady_rate']} jobs/s for {s['steady_seconds']} s",
-                lambda: jqf.steady(dsn, s["steady_rate"], s["steady_seconds"], STEADY_SLOTS))
+                lambda: jqf.steady(dsn, s["steady_rate"], s["steady_seconds"], STEADY_SLOTS),
+            )
         if self.want("e"):
             dsn = self.fresh_db("bench_urgent")
             n = s["urgent_backlog"]
@@ -205,40 +270,50 @@ class Suite:
             jqf.vacuum_analyze(dsn, "jq.jobs")
             F["e_urgent"] = self.step(
                 "e: urgent pickup while the bulk backlog drains",
-                lambda: jqf.urgent_pickup(dsn, DRAIN_SLOTS, 0.05, URGENT_SLOTS, 1, expect_bulk=n))
+                lambda: jqf.urgent_pickup(dsn, DRAIN_SLOTS, 0.05, URGENT_SLOTS, 1, expect_bulk=n),
+            )
         if self.want("f"):
             dsn = self.fresh_db("bench_bloat")
-            F["f_bloat"] = self.step(f"f: bloat, {s['bloat_jobs']} jobs through the queue",
-                                     lambda: jqf.bloat(dsn, s["bloat_jobs"], backlog=s["bloat_backlog"],
-                                                       max_seconds=s["bloat_max_seconds"]))
+            F["f_bloat"] = self.step(
+                f"f: bloat, {s['bloat_jobs']} jobs through the queue",
+                lambda: jqf.bloat(dsn, s["bloat_jobs"], backlog=s["bloat_backlog"], max_seconds=s["bloat_max_seconds"]),
+            )
             # The same with autovacuum visiting every 5 s instead of every minute (the default):
             # how much of the bloat is the naptime. A server setting, reset afterwards.
             dsn = self.fresh_db("bench_bloat_naptime")
-            self.server.psql("postgres", "-c", "alter system set autovacuum_naptime = '5s'", "-c",
-                             "select pg_reload_conf()")
+            self.server.psql(
+                "postgres", "-c", "alter system set autovacuum_naptime = '5s'", "-c", "select pg_reload_conf()"
+            )
             try:
                 F["f_bloat_naptime_5s"] = self.step(
                     f"f: bloat, {s['bloat_jobs'] // 2} jobs, autovacuum_naptime = 5s",
-                    lambda: jqf.bloat(dsn, s["bloat_jobs"] // 2, backlog=s["bloat_backlog"],
-                                      max_seconds=s["bloat_max_seconds"] / 2))
+                    lambda: jqf.bloat(
+                        dsn, s["bloat_jobs"] // 2, backlog=s["bloat_backlog"], max_seconds=s["bloat_max_seconds"] / 2
+                    ),
+                )
             finally:
-                self.server.psql("postgres", "-c", "alter system reset autovacuum_naptime", "-c",
-                                 "select pg_reload_conf()")
+                self.server.psql(
+                    "postgres", "-c", "alter system reset autovacuum_naptime", "-c", "select pg_reload_conf()"
+                )
         if self.want("g"):
             F["g_idle"] = self.step("g: idle cost, 4 workers each (jq, PgQueuer, Procrastinate)", self.idle)
         if self.want("h"):
             dsn = self.fresh_db("bench_fairness")
             F["h_fairness"] = self.step(
                 f"h: fair vs plain claim, A {s['fair_backlog']:,} + B..K 100 each; 11 x {s['fair_tenant_jobs']:,}",
-                lambda: fairness.run(dsn, s["fair_backlog"], s["fair_tenant_jobs"], claimers=FAIR_CLAIMERS,
-                                     limit=FAIR_LIMIT, log=_log))
+                lambda: fairness.run(
+                    dsn, s["fair_backlog"], s["fair_tenant_jobs"], claimers=FAIR_CLAIMERS, limit=FAIR_LIMIT, log=_log
+                ),
+            )
         if self.want("i"):
             dsn = self.fresh_db("bench_explain_claim")
             F["i_explain_claim"] = self.step(
                 f"i: jq_claim plans and latency, A at {', '.join(f'{x:,}' for x in s['explain_sizes'])}; "
                 f"{s['explain_many_jobs']:,} jobs over 1,000 tenants",
-                lambda: explain_claim.run(dsn, s["explain_sizes"], samples=EXPLAIN_SAMPLES,
-                                          many=(1_000, s["explain_many_jobs"]), log=_log))
+                lambda: explain_claim.run(
+                    dsn, s["explain_sizes"], samples=EXPLAIN_SAMPLES, many=(1_000, s["explain_many_jobs"]), log=_log
+                ),
+            )
 
     _raw_db: str | None = None
 
@@ -282,19 +357,20 @@ class Suite:
                     counts[db] += 1
         per = {db: rnd(c / seconds / IDLE_WORKERS, 3) for db, c in counts.items()}
         return {
-            "workers": IDLE_WORKERS, "seconds": seconds,
+            "workers": IDLE_WORKERS,
+            "seconds": seconds,
             "queries_per_s_per_worker": per["idle_jq"],
             "pgqueuer_queries_per_s_per_worker": per["idle_pgqueuer"],
             "procrastinate_queries_per_s_per_worker": per["idle_procrastinate"],
             "statements_logged": counts,
-            "counts": "statements the workers sent (log_statement = all), per second per worker, "
-                      "after 5 s of start-up",
+            "counts": "statements the workers sent (log_statement = all), per second per worker, after 5 s of start-up",
             "jq_worker_settings": jq_results[0]["settings"] if jq_results else None,
             "jq_worker_stats": [r["stats"] for r in jq_results],
         }
 
 
 # -- targets and the table ---------------------------------------------------------------
+
 
 def _get(d: dict | None, *path: str) -> Any:
     for p in path:
@@ -326,36 +402,60 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
     r = _ratio(drain2, proc)
     add("drain, 2 processes / Procrastinate drain, 2 processes", r, ">= 15", None if r is None else r >= 15)
     r = _ratio(_get(F, "a_enqueue_1", "jobs_per_s"), _get(B, "pgbench_insert_1", "jobs_per_s"))
-    add("enqueue 1 job/txn, 1 connection / pgbench single insert, 1 client", r, ">= 0.70",
-        None if r is None else r >= 0.70)
+    add(
+        "enqueue 1 job/txn, 1 connection / pgbench single insert, 1 client",
+        r,
+        ">= 0.70",
+        None if r is None else r >= 0.70,
+    )
     r = _ratio(_get(F, "b_enqueue_many", "jobs_per_s"), _get(B, "pgqueuer_enqueue", "jobs_per_s"))
     add("batch enqueue / PgQueuer batch enqueue", r, ">= 1.5", None if r is None else r >= 1.5)
     p95 = _get(F, "e_urgent", "latency", "p95_ms")
-    add("urgent pickup p95 with the bulk backlog draining (ms)", p95, "< 50 (requirement: 2000)",
-        None if p95 is None else p95 < 50)
+    add(
+        "urgent pickup p95 with the bulk backlog draining (ms)",
+        p95,
+        "< 50 (requirement: 2000)",
+        None if p95 is None else p95 < 50,
+    )
     r = _get(F, "f_bloat", "claim_probe_ms", "ratio")
     cp = _get(F, "f_bloat", "claim_probe_ms") or {}
-    add("claim latency after the bloat run / fresh", r, "<= 1.5", None if r is None else r <= 1.5,
-        f"buffers read to find the rows: {cp.get('find_buffers_start')} fresh, {cp.get('find_buffers_end')} after")
+    add(
+        "claim latency after the bloat run / fresh",
+        r,
+        "<= 1.5",
+        None if r is None else r <= 1.5,
+        f"buffers read to find the rows: {cp.get('find_buffers_start')} fresh, {cp.get('find_buffers_end')} after",
+    )
     r = _get(F, "f_bloat", "table", "size_ratio")
-    add("jq.jobs size after / before (same live rows)", r, "<= 3 (a small multiple)",
-        None if r is None else r <= 3)
+    add("jq.jobs size after / before (same live rows)", r, "<= 3 (a small multiple)", None if r is None else r <= 3)
     q = _get(F, "g_idle", "queries_per_s_per_worker")
     add("idle queries per second per worker", q, "<= 1", None if q is None else q <= 1)
     h = F.get("h_fairness") or {}
     r = _get(h, "one_big_tenant", "fair_over_plain_jobs_per_s")
     n = _get(h, "one_big_tenant", "measure_first")
-    add(f"fair / plain drain jobs/s, A's backlog + B..K (first {n or 0:,} jobs)", r,
-        ">= 0.8 (fair at most 20% slower)", None if r is None else r >= 0.8)
+    add(
+        f"fair / plain drain jobs/s, A's backlog + B..K (first {n or 0:,} jobs)",
+        r,
+        ">= 0.8 (fair at most 20% slower)",
+        None if r is None else r >= 0.8,
+    )
     r = _get(h, "equal_tenants", "fair_over_plain_jobs_per_s")
-    add("fair / plain drain jobs/s, 11 tenants with equal backlogs", r, ">= 0.8 (fair at most 20% slower)",
-        None if r is None else r >= 0.8)
+    add(
+        "fair / plain drain jobs/s, 11 tenants with equal backlogs",
+        r,
+        ">= 0.8 (fair at most 20% slower)",
+        None if r is None else r >= 0.8,
+    )
     i = F.get("i_explain_claim") or {}
     r = i.get("fair_p50_largest_over_smallest")
     sizes = [e.get("tenant_a_ready") for e in i.get("backlogs") or []]
-    add("jq_claim(10) p50 at the largest / the smallest backlog of tenant A", r,
-        "<= 1.5 (latency does not grow with the backlog)", None if r is None else r <= 1.5,
-        f"backlogs {sizes[0]:,} and {sizes[-1]:,}" if sizes else "")
+    add(
+        "jq_claim(10) p50 at the largest / the smallest backlog of tenant A",
+        r,
+        "<= 1.5 (latency does not grow with the backlog)",
+        None if r is None else r <= 1.5,
+        f"backlogs {sizes[0]:,} and {sizes[-1]:,}" if sizes else "",
+    )
     return t
 
 
@@ -381,104 +481,189 @@ def table(results: dict[str, Any]) -> str:
         return f"{name} {_fmt(v, unit)}" if v is not None else f"{name} —"
 
     a1, p1 = _get(F, "a_enqueue_1", "jobs_per_s"), _get(B, "pgbench_insert_1", "jobs_per_s")
-    row("a. enqueue, 1 job/txn, 1 conn", "enqueue commits", a1, bl("pgbench insert, 1 client", p1, " tps"),
-        _ratio(a1, p1))
+    row(
+        "a. enqueue, 1 job/txn, 1 conn",
+        "enqueue commits",
+        a1,
+        bl("pgbench insert, 1 client", p1, " tps"),
+        _ratio(a1, p1),
+    )
     a8, p8 = _get(F, "a_enqueue_8", "jobs_per_s"), _get(B, "pgbench_insert_8", "jobs_per_s")
-    row("a. enqueue, 1 job/txn, 8 conns", "enqueue commits", a8, bl("pgbench insert, 8 clients", p8, " tps"),
-        _ratio(a8, p8))
+    row(
+        "a. enqueue, 1 job/txn, 8 conns",
+        "enqueue commits",
+        a8,
+        bl("pgbench insert, 8 clients", p8, " tps"),
+        _ratio(a8, p8),
+    )
     an = _get(F, "a_enqueue_8_notify", "jobs_per_s")
-    row("a. same, a worker waiting (NOTIFY each)", "enqueue commits", an, bl("jq without NOTIFY", a8),
-        _ratio(an, a8))
+    row("a. same, a worker waiting (NOTIFY each)", "enqueue commits", an, bl("jq without NOTIFY", a8), _ratio(an, a8))
     b, pb = _get(F, "b_enqueue_many", "jobs_per_s"), _get(B, "pgqueuer_enqueue", "jobs_per_s")
     rb = _get(B, "procrastinate_enqueue", "jobs_per_s")
     batch = _get(F, "b_enqueue_many", "batch")
-    row(f"b. batch enqueue ({batch}/call)", "enqueue commits", b,
-        bl("PgQueuer", pb) + "; " + bl("Procrastinate", rb), _ratio(b, pb))
+    row(
+        f"b. batch enqueue ({batch}/call)",
+        "enqueue commits",
+        b,
+        bl("PgQueuer", pb) + "; " + bl("Procrastinate", rb),
+        _ratio(b, pb),
+    )
     c1, c2 = _get(F, "c_drain_1", "jobs_per_s"), _get(F, "c_drain_2", "jobs_per_s")
     cyc = _get(B, "pgbench_cycle100_2", "jobs_per_s")
-    row(f"c. drain {_fmt(_get(F, 'c_drain_1', 'jobs'))} no-op jobs, 1 process", "completion commits", c1,
-        bl("pgbench cycle ×100, 2 clients", cyc), _ratio(c1, cyc))
+    row(
+        f"c. drain {_fmt(_get(F, 'c_drain_1', 'jobs'))} no-op jobs, 1 process",
+        "completion commits",
+        c1,
+        bl("pgbench cycle ×100, 2 clients", cyc),
+        _ratio(c1, cyc),
+    )
     pq, pr = _get(B, "pgqueuer_drain_2", "jobs_per_s"), _get(B, "procrastinate_drain_2", "jobs_per_s")
-    row(f"c. drain {_fmt(_get(F, 'c_drain_2', 'jobs'))} no-op jobs, 2 processes", "completion commits", c2,
-        bl("PgQueuer, 2 proc", pq) + "; " + bl("Procrastinate, 2 proc", pr)
-        + (f" (Procrastinate ratio {_fmt(_ratio(c2, pr), '×')})" if pr else ""), _ratio(c2, pq))
+    row(
+        f"c. drain {_fmt(_get(F, 'c_drain_2', 'jobs'))} no-op jobs, 2 processes",
+        "completion commits",
+        c2,
+        bl("PgQueuer, 2 proc", pq)
+        + "; "
+        + bl("Procrastinate, 2 proc", pr)
+        + (f" (Procrastinate ratio {_fmt(_ratio(c2, pr), '×')})" if pr else ""),
+        _ratio(c2, pq),
+    )
     d = F.get("d_steady") or {}
-    row(f"d. steady, {_fmt(d.get('offered_jobs_per_s'))} jobs/s offered", "completion commits",
-        d.get("sustained_jobs_per_s"), "offered rate",
-        _ratio(d.get("sustained_jobs_per_s"), d.get("offered_jobs_per_s")))
+    row(
+        f"d. steady, {_fmt(d.get('offered_jobs_per_s'))} jobs/s offered",
+        "completion commits",
+        d.get("sustained_jobs_per_s"),
+        "offered rate",
+        _ratio(d.get("sustained_jobs_per_s"), d.get("offered_jobs_per_s")),
+    )
     lat = d.get("latency") or {}
-    rows.append(("d. steady, end-to-end latency", "enqueue → completion commit",
-                 f"p50 {_fmt(lat.get('p50_ms'), ' ms')} / p95 {_fmt(lat.get('p95_ms'), ' ms')} / "
-                 f"p99 {_fmt(lat.get('p99_ms'), ' ms')}", "—", "—"))
+    rows.append(
+        (
+            "d. steady, end-to-end latency",
+            "enqueue → completion commit",
+            f"p50 {_fmt(lat.get('p50_ms'), ' ms')} / p95 {_fmt(lat.get('p95_ms'), ' ms')} / "
+            f"p99 {_fmt(lat.get('p99_ms'), ' ms')}",
+            "—",
+            "—",
+        )
+    )
     e = _get(F, "e_urgent", "latency") or {}
-    rows.append(("e. urgent pickup, bulk draining", "enqueue commit → handler start",
-                 f"p50 {_fmt(e.get('p50_ms'), ' ms')} / p95 {_fmt(e.get('p95_ms'), ' ms')} / "
-                 f"p99 {_fmt(e.get('p99_ms'), ' ms')}", "requirement 2,000 ms; target p95 < 50 ms",
-                 _fmt(_ratio(e.get("p95_ms"), 50), "× target") if e.get("p95_ms") is not None else "—"))
+    rows.append(
+        (
+            "e. urgent pickup, bulk draining",
+            "enqueue commit → handler start",
+            f"p50 {_fmt(e.get('p50_ms'), ' ms')} / p95 {_fmt(e.get('p95_ms'), ' ms')} / "
+            f"p99 {_fmt(e.get('p99_ms'), ' ms')}",
+            "requirement 2,000 ms; target p95 < 50 ms",
+            _fmt(_ratio(e.get("p95_ms"), 50), "× target") if e.get("p95_ms") is not None else "—",
+        )
+    )
     f = F.get("f_bloat") or {}
     cp = f.get("claim_probe_ms") or {}
     if f:
-        rows.append((f"f. bloat, {_fmt(f.get('jobs_through'))} jobs through",
-                     f"claim({cp.get('limit')}) statement latency",
-                     f"{_fmt(cp.get('end'), ' ms')} at end ({cp.get('find_buffers_end')} buffers to find the rows)",
-                     f"fresh {_fmt(cp.get('start'), ' ms')} ({cp.get('find_buffers_start')} buffers)",
-                     _fmt(cp.get("ratio"), "×") if cp.get("ratio") is not None else "—"))
+        rows.append(
+            (
+                f"f. bloat, {_fmt(f.get('jobs_through'))} jobs through",
+                f"claim({cp.get('limit')}) statement latency",
+                f"{_fmt(cp.get('end'), ' ms')} at end ({cp.get('find_buffers_end')} buffers to find the rows)",
+                f"fresh {_fmt(cp.get('start'), ' ms')} ({cp.get('find_buffers_start')} buffers)",
+                _fmt(cp.get("ratio"), "×") if cp.get("ratio") is not None else "—",
+            )
+        )
     ts, te = _get(f, "table", "start") or {}, _get(f, "table", "end") or {}
     if ts and te:
-        rows.append(("f. bloat: jq.jobs heap+indexes", f"live rows {ts.get('live_rows')} → {te.get('live_rows')}",
-                     f"{_mb(te)} MB, {te.get('dead_tuples_exact')} dead (peak "
-                     f"{(_get(f, 'table', 'peak_during_run', 'heap_and_index_bytes') or 0) / 1048576:.1f} MB)",
-                     f"fresh {_mb(ts)} MB, "
-                     f"{ts.get('dead_tuples_exact')} dead", _fmt(_get(f, "table", "size_ratio"), "×")))
+        rows.append(
+            (
+                "f. bloat: jq.jobs heap+indexes",
+                f"live rows {ts.get('live_rows')} → {te.get('live_rows')}",
+                f"{_mb(te)} MB, {te.get('dead_tuples_exact')} dead (peak "
+                f"{(_get(f, 'table', 'peak_during_run', 'heap_and_index_bytes') or 0) / 1048576:.1f} MB)",
+                f"fresh {_mb(ts)} MB, {ts.get('dead_tuples_exact')} dead",
+                _fmt(_get(f, "table", "size_ratio"), "×"),
+            )
+        )
     f5 = F.get("f_bloat_naptime_5s") or {}
     t5 = _get(f5, "table", "end") or {}
     if t5:
-        rows.append((f"f. same, autovacuum_naptime 5 s, {_fmt(f5.get('jobs_through'))} jobs",
-                     "jq.jobs heap+indexes at end; claim", f"{_mb(t5)} MB, {t5.get('dead_tuples_exact')} dead; "
-                     f"claim {_fmt(_get(f5, 'claim_probe_ms', 'end'), ' ms')}",
-                     f"fresh {_mb(_get(f5, 'table', 'start') or {})} MB; claim "
-                     f"{_fmt(_get(f5, 'claim_probe_ms', 'start'), ' ms')}", _fmt(_get(f5, "table", "size_ratio"), "×")))
+        rows.append(
+            (
+                f"f. same, autovacuum_naptime 5 s, {_fmt(f5.get('jobs_through'))} jobs",
+                "jq.jobs heap+indexes at end; claim",
+                f"{_mb(t5)} MB, {t5.get('dead_tuples_exact')} dead; "
+                f"claim {_fmt(_get(f5, 'claim_probe_ms', 'end'), ' ms')}",
+                f"fresh {_mb(_get(f5, 'table', 'start') or {})} MB; claim "
+                f"{_fmt(_get(f5, 'claim_probe_ms', 'start'), ' ms')}",
+                _fmt(_get(f5, "table", "size_ratio"), "×"),
+            )
+        )
     g = F.get("g_idle") or {}
-    row("g. idle, 4 workers", "queries/s per worker", g.get("queries_per_s_per_worker"),
-        bl("PgQueuer", g.get("pgqueuer_queries_per_s_per_worker"), " q/s") + "; "
+    row(
+        "g. idle, 4 workers",
+        "queries/s per worker",
+        g.get("queries_per_s_per_worker"),
+        bl("PgQueuer", g.get("pgqueuer_queries_per_s_per_worker"), " q/s")
+        + "; "
         + bl("Procrastinate", g.get("procrastinate_queries_per_s_per_worker"), " q/s"),
-        _ratio(g.get("queries_per_s_per_worker"), g.get("pgqueuer_queries_per_s_per_worker")), unit=" q/s")
+        _ratio(g.get("queries_per_s_per_worker"), g.get("pgqueuer_queries_per_s_per_worker")),
+        unit=" q/s",
+    )
     h = F.get("h_fairness") or {}
     big = h.get("one_big_tenant") or {}
     if big.get("fair") and big.get("plain"):
         fa, pl = big["fair"], big["plain"]
         n_a = _fmt(_get(big, "backlog", "A"))
-        rows.append((f"h. B..K (10 x 100 jobs) behind A's {n_a}: until all done", "completion commits, 2 claimers",
-                     f"fair {_fmt(fa.get('small_tenants_done_s'), ' s')} ({_fmt(fa.get('a_jobs_before_small_done'))}"
-                     f" of A's jobs ran first)",
-                     f"plain {_fmt(pl.get('small_tenants_done_s'), ' s')} "
-                     f"({_fmt(pl.get('a_jobs_before_small_done'))} of A's first)",
-                     _fmt(_ratio(pl.get("small_tenants_done_s"), fa.get("small_tenants_done_s")),
-                          "× sooner (plain/fair)")))
-        row(f"h. drain, first {_fmt(_get(fa, 'drain_first', 'jobs'))} of that backlog", "completion commits",
-            _get(fa, "drain_first", "jobs_per_s"), bl("plain", _get(pl, "drain_first", "jobs_per_s")),
-            big.get("fair_over_plain_jobs_per_s"))
+        rows.append(
+            (
+                f"h. B..K (10 x 100 jobs) behind A's {n_a}: until all done",
+                "completion commits, 2 claimers",
+                f"fair {_fmt(fa.get('small_tenants_done_s'), ' s')} ({_fmt(fa.get('a_jobs_before_small_done'))}"
+                f" of A's jobs ran first)",
+                f"plain {_fmt(pl.get('small_tenants_done_s'), ' s')} "
+                f"({_fmt(pl.get('a_jobs_before_small_done'))} of A's first)",
+                _fmt(_ratio(pl.get("small_tenants_done_s"), fa.get("small_tenants_done_s")), "× sooner (plain/fair)"),
+            )
+        )
+        row(
+            f"h. drain, first {_fmt(_get(fa, 'drain_first', 'jobs'))} of that backlog",
+            "completion commits",
+            _get(fa, "drain_first", "jobs_per_s"),
+            bl("plain", _get(pl, "drain_first", "jobs_per_s")),
+            big.get("fair_over_plain_jobs_per_s"),
+        )
     eq = h.get("equal_tenants") or {}
     if eq.get("fair") and eq.get("plain"):
-        row(f"h. drain, {eq.get('tenants')} tenants x {_fmt(eq.get('jobs_per_tenant'))}", "completion commits",
-            _get(eq, "fair", "jobs_per_s"), bl("plain", _get(eq, "plain", "jobs_per_s")),
-            eq.get("fair_over_plain_jobs_per_s"))
+        row(
+            f"h. drain, {eq.get('tenants')} tenants x {_fmt(eq.get('jobs_per_tenant'))}",
+            "completion commits",
+            _get(eq, "fair", "jobs_per_s"),
+            bl("plain", _get(eq, "plain", "jobs_per_s")),
+            eq.get("fair_over_plain_jobs_per_s"),
+        )
     i = F.get("i_explain_claim") or {}
     bks = i.get("backlogs") or []
     if bks:
         lo, hi = bks[0], bks[-1]
-        rows.append((f"i. jq_claim(10) p50, A {_fmt(lo.get('tenant_a_ready'))} → {_fmt(hi.get('tenant_a_ready'))}"
-                     " ready + B..K 100 each", "claim call, own txn",
-                     " / ".join(_fmt(_get(e, "fair", "claim_ms", "p50_ms"), " ms") for e in bks) + " (fair)",
-                     "plain " + " / ".join(_fmt(_get(e, "plain", "claim_ms", "p50_ms"), " ms") for e in bks),
-                     _fmt(i.get("fair_p50_largest_over_smallest"), "× (largest/smallest)")))
+        rows.append(
+            (
+                f"i. jq_claim(10) p50, A {_fmt(lo.get('tenant_a_ready'))} → {_fmt(hi.get('tenant_a_ready'))}"
+                " ready + B..K 100 each",
+                "claim call, own txn",
+                " / ".join(_fmt(_get(e, "fair", "claim_ms", "p50_ms"), " ms") for e in bks) + " (fair)",
+                "plain " + " / ".join(_fmt(_get(e, "plain", "claim_ms", "p50_ms"), " ms") for e in bks),
+                _fmt(i.get("fair_p50_largest_over_smallest"), "× (largest/smallest)"),
+            )
+        )
     many = i.get("many_tenants") or {}
     if many.get("fair"):
-        rows.append((f"i. jq_claim(10) p50, {_fmt(many.get('jobs'))} jobs over {_fmt(many.get('tenants'))} tenants",
-                     "claim call, own txn", f"{_fmt(_get(many, 'fair', 'claim_ms', 'p50_ms'), ' ms')} (fair)",
-                     f"plain {_fmt(_get(many, 'plain', 'claim_ms', 'p50_ms'), ' ms')}",
-                     _fmt(_ratio(_get(many, "fair", "claim_ms", "p50_ms"), _get(many, "plain", "claim_ms", "p50_ms")),
-                          "×")))
+        rows.append(
+            (
+                f"i. jq_claim(10) p50, {_fmt(many.get('jobs'))} jobs over {_fmt(many.get('tenants'))} tenants",
+                "claim call, own txn",
+                f"{_fmt(_get(many, 'fair', 'claim_ms', 'p50_ms'), ' ms')} (fair)",
+                f"plain {_fmt(_get(many, 'plain', 'claim_ms', 'p50_ms'), ' ms')}",
+                _fmt(_ratio(_get(many, "fair", "claim_ms", "p50_ms"), _get(many, "plain", "claim_ms", "p50_ms")), "×"),
+            )
+        )
     rows = [r for r in rows if "—" not in (r[2], r[2][:5]) and "p50 —" not in r[2]]
     out = ["| figure | counts | jq | same-run baseline | jq / baseline |", "|---|---|---|---|---|"]
     out += [f"| {' | '.join(r)} |" for r in rows]
@@ -486,23 +671,37 @@ def table(results: dict[str, Any]) -> str:
     diag: list[tuple[str, Any, str, float | None]] = []
     fn1 = _get(B, "pgbench_jq_enqueue_1", "jobs_per_s")
     diag.append(("pgbench: jq_enqueue, 1 client (no Python)", fn1, " jobs/s", _ratio(fn1, p1)))
-    diag.append(("pyjq.enqueue, 1 conn / pgbench jq_enqueue (the Python client's share)", a1, " jobs/s",
-                 _ratio(a1, fn1)))
+    diag.append(
+        ("pyjq.enqueue, 1 conn / pgbench jq_enqueue (the Python client's share)", a1, " jobs/s", _ratio(a1, fn1))
+    )
     ins = _get(B, "pgbench_insert_many_1", "jobs_per_s")
     many = _get(B, "pgbench_jq_enqueue_many_1", "jobs_per_s")
     diag.append(("pgbench: INSERT ... SELECT of 1,000 rows from JSON, 1 client", ins, " jobs/s", None))
-    diag.append(("pgbench: jq_enqueue_many(1,000), 1 client (no Python) / that INSERT", many, " jobs/s",
-                 _ratio(many, ins)))
+    diag.append(
+        ("pgbench: jq_enqueue_many(1,000), 1 client (no Python) / that INSERT", many, " jobs/s", _ratio(many, ins))
+    )
     diag.append(("pyjq.enqueue_many(1,000) / pgbench jq_enqueue_many", b, " jobs/s", _ratio(b, many)))
-    for label, key, src in (("jq", "c_drain_2", F), ("PgQueuer", "pgqueuer_drain_2", B),
-                            ("Procrastinate", "procrastinate_drain_2", B)):
-        diag.append((f"drain, 2 processes: worker CPU per job, {label}", _get(src, key, "worker_cpu_us_per_job"),
-                     " µs", None))
-    diag.append(("drain, 2 processes: jq jobs per jq_claim / per jq_complete",
-                 f"{_fmt(_get(F, 'c_drain_2', 'jobs_per_claim'))} / {_fmt(_get(F, 'c_drain_2', 'jobs_per_complete'))}",
-                 "", None))
-    diag_rows = [f"| {label} | {_fmt(v, unit)} | {_fmt(r, '×') if r is not None else '—'} |"
-                 for label, v, unit, r in diag if v is not None and v != "— / —"]
+    for label, key, src in (
+        ("jq", "c_drain_2", F),
+        ("PgQueuer", "pgqueuer_drain_2", B),
+        ("Procrastinate", "procrastinate_drain_2", B),
+    ):
+        diag.append(
+            (f"drain, 2 processes: worker CPU per job, {label}", _get(src, key, "worker_cpu_us_per_job"), " µs", None)
+        )
+    diag.append(
+        (
+            "drain, 2 processes: jq jobs per jq_claim / per jq_complete",
+            f"{_fmt(_get(F, 'c_drain_2', 'jobs_per_claim'))} / {_fmt(_get(F, 'c_drain_2', 'jobs_per_complete'))}",
+            "",
+            None,
+        )
+    )
+    diag_rows = [
+        f"| {label} | {_fmt(v, unit)} | {_fmt(r, '×') if r is not None else '—'} |"
+        for label, v, unit, r in diag
+        if v is not None and v != "— / —"
+    ]
     if diag_rows:
         out += ["", "| where the time goes | value | ratio |", "|---|---|---|", *diag_rows]
     out += ["", "| target | value | threshold | met |", "|---|---|---|---|"]
@@ -521,6 +720,7 @@ def _mb(state: dict) -> str:
 
 # -- meta -------------------------------------------------------------------------------------
 
+
 def meta(server: BenchServer, profile: str, sizes: dict[str, Any]) -> dict[str, Any]:
     def git(*args: str) -> str:
         try:
@@ -530,12 +730,15 @@ def meta(server: BenchServer, profile: str, sizes: dict[str, Any]) -> dict[str, 
 
     with psycopg.connect(server.dsn(), autocommit=True) as conn:
         version = conn.execute("select version()").fetchone()[0]
-        settings = dict(conn.execute(
-            """select name, current_setting(name) from pg_settings
+        settings = dict(
+            conn.execute(
+                """select name, current_setting(name) from pg_settings
                 where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'wal_level',
                                'max_wal_size', 'checkpoint_timeout', 'autovacuum', 'autovacuum_naptime',
                                'autovacuum_vacuum_cost_delay', 'max_connections', 'wal_sync_method',
-                               'work_mem', 'jit')""").fetchall())
+                               'work_mem', 'jit')"""
+            ).fetchall()
+        )
     import importlib.metadata as md
 
     def v(pkg: str) -> str | None:
@@ -547,19 +750,35 @@ def meta(server: BenchServer, profile: str, sizes: dict[str, Any]) -> dict[str, 
     scaled = {k: {"issue": ISSUE_SIZES[k], "this_run": sizes[k]} for k in ISSUE_SIZES if sizes[k] != ISSUE_SIZES[k]}
     return {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "profile": profile, "sizes": sizes, "scaled_down_from_issue": scaled,
-        "git_commit": git("rev-parse", "HEAD"), "sql_dir": str(SQL_DIR),
+        "profile": profile,
+        "sizes": sizes,
+        "scaled_down_from_issue": scaled,
+        "git_commit": git("rev-parse", "HEAD"),
+        "sql_dir": str(SQL_DIR),
         "git_dirty": bool(git("status", "--porcelain", "--", "sql", "pyjq", "bench")),
-        "cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
-        "postgresql": version, "server_settings": settings, "server_conf_changed": SERVER_CONF,
-        "packages": {p: v(p) for p in ("psycopg", "psycopg-binary", "psycopg-pool", "procrastinate", "pgqueuer",
-                                       "asyncpg", "uvloop")},
-        "jq_worker": {"drain_slots_per_process": DRAIN_SLOTS, "steady_slots": STEADY_SLOTS,
-                      "urgent_slots": URGENT_SLOTS, "idle_workers": IDLE_WORKERS,
-                      "other": "pyjq.Worker defaults (flush_size, flush_interval, poll_interval, lease)",
-                      "fairness_claimers": {"processes": FAIR_CLAIMERS, "limit": FAIR_LIMIT,
-                                            "how": "SQL loop jq_claim + jq_complete, no pyjq.Worker"},
-                      "explain_claim": {"limit": explain_claim.LIMIT, "samples": EXPLAIN_SAMPLES}},
+        "cpus": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "postgresql": version,
+        "server_settings": settings,
+        "server_conf_changed": SERVER_CONF,
+        "packages": {
+            p: v(p)
+            for p in ("psycopg", "psycopg-binary", "psycopg-pool", "procrastinate", "pgqueuer", "asyncpg", "uvloop")
+        },
+        "jq_worker": {
+            "drain_slots_per_process": DRAIN_SLOTS,
+            "steady_slots": STEADY_SLOTS,
+            "urgent_slots": URGENT_SLOTS,
+            "idle_workers": IDLE_WORKERS,
+            "other": "pyjq.Worker defaults (flush_size, flush_interval, poll_interval, lease)",
+            "fairness_claimers": {
+                "processes": FAIR_CLAIMERS,
+                "limit": FAIR_LIMIT,
+                "how": "SQL loop jq_claim + jq_complete, no pyjq.Worker",
+            },
+            "explain_claim": {"limit": explain_claim.LIMIT, "samples": EXPLAIN_SAMPLES},
+        },
     }
 
 

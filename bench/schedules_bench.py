@@ -75,6 +75,7 @@ def r(x: float | None, nd: int = 1) -> float | None:
 
 # -- setup --------------------------------------------------------------------------------
 
+
 def create_schedules(dsn: str, size: int, tz: str, jitter: int, next_run_at: datetime) -> float:
     """jq_schedule_put for every schedule, 10,000 per statement over two connections; seconds taken."""
     chunks = [(a, min(a + 9_999, size)) for a in range(1, size + 1, 10_000)]
@@ -89,7 +90,8 @@ def create_schedules(dsn: str, size: int, tz: str, jitter: int, next_run_at: dat
                         "select count(*) from generate_series(%s::int, %s::int) g,"
                         " jq.jq_schedule_put('digest:user-' || g, %s, %s, 'send_digest',"
                         " jsonb_build_object('user_id', g), 'digest', 0, %s, null, 'latest', %s)",
-                        [a, b, CRON, tz, jitter, next_run_at])
+                        [a, b, CRON, tz, jitter, next_run_at],
+                    )
         except BaseException as exc:
             errors.append(exc)
 
@@ -107,8 +109,10 @@ def create_schedules(dsn: str, size: int, tz: str, jitter: int, next_run_at: dat
 
 # -- the processes ------------------------------------------------------------------------
 
-def scheduler_proc(dsn: str, shift: float, batch: int, interval: float, run_for: float, done: Any,
-                   out: mp.Queue) -> None:
+
+def scheduler_proc(
+    dsn: str, shift: float, batch: int, interval: float, run_for: float, done: Any, out: mp.Queue
+) -> None:
     scheduler = Scheduler(batch_size=batch, clock=lambda: datetime.now(UTC) + timedelta(seconds=shift))
 
     async def main() -> None:
@@ -134,8 +138,9 @@ def urgent_producer_proc(dsn: str, rate: float, run_for: float, done: Any, out: 
     with psycopg.connect(dsn, autocommit=True) as conn:
         start = time.monotonic()
         while time.monotonic() - start < run_for and not done.is_set():
-            conn.execute("select jq.jq_enqueue('urgent_task', jsonb_build_object('t', %s::float8), 'urgent')",
-                         [time.time()])
+            conn.execute(
+                "select jq.jq_enqueue('urgent_task', jsonb_build_object('t', %s::float8), 'urgent')", [time.time()]
+            )
             sent += 1
             next_at = start + sent / rate
             time.sleep(max(0.0, next_at - time.monotonic()))
@@ -177,6 +182,7 @@ def urgent_claimer_proc(dsn: str, run_for: float, done: Any, out: mp.Queue) -> N
 
 # -- the run ------------------------------------------------------------------------------
 
+
 def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
     with psycopg.connect(dsn, autocommit=True) as conn:
         pyjq.install(conn)
@@ -197,8 +203,10 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
     run_for = lead + args.window
     shift = (slot - datetime.now(UTC)).total_seconds() - lead  # fake now = real now + shift
     real_slot = time.time() + lead  # when, in real time, the slot arrives
-    procs = [ctx.Process(target=scheduler_proc, args=(dsn, shift, args.batch, args.interval, run_for, done, out))
-             for _ in range(args.schedulers)]
+    procs = [
+        ctx.Process(target=scheduler_proc, args=(dsn, shift, args.batch, args.interval, run_for, done, out))
+        for _ in range(args.schedulers)
+    ]
     procs.append(ctx.Process(target=urgent_claimer_proc, args=(dsn, run_for + 2, done, out)))
     procs.append(ctx.Process(target=urgent_producer_proc, args=(dsn, args.urgent_rate, run_for, done, out)))
     for p in procs:
@@ -233,24 +241,37 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
         q = conn.execute
         jobs, keys, first_created, last_created = q(
             "select count(*), count(distinct idempotency_key), min(created_at), max(created_at)"
-            " from jq.jobs where queue = 'digest'").fetchone()
+            " from jq.jobs where queue = 'digest'"
+        ).fetchone()
         advanced = q("select count(*) from jq.schedules where next_run_at > %s", [slot]).fetchone()[0]
-        per_minute = [n for (n,) in q(
-            "select count(*) from jq.jobs where queue = 'digest'"
-            " group by floor(extract(epoch from run_at - %s) / 60) order by 1", [slot]).fetchall()]
-        per_second = [n for (n,) in q(
-            "select count(*) from jq.jobs where queue = 'digest'"
-            " group by floor(extract(epoch from run_at - %s)) order by 1", [slot]).fetchall()]
-        bounds = q("select min(run_at) - %s, max(run_at) - %s from jq.jobs where queue = 'digest'",
-                   [slot, slot]).fetchone()
-        on_slot = q("select count(*) from jq.jobs where queue = 'digest' and run_at <> %s + jq._schedule_offset("
-                    "substr(idempotency_key, 10, char_length(idempotency_key) - 30), %s, %s)",
-                    [slot, slot, args.jitter]).fetchone()[0]
+        per_minute = [
+            n
+            for (n,) in q(
+                "select count(*) from jq.jobs where queue = 'digest'"
+                " group by floor(extract(epoch from run_at - %s) / 60) order by 1",
+                [slot],
+            ).fetchall()
+        ]
+        per_second = [
+            n
+            for (n,) in q(
+                "select count(*) from jq.jobs where queue = 'digest'"
+                " group by floor(extract(epoch from run_at - %s)) order by 1",
+                [slot],
+            ).fetchall()
+        ]
+        bounds = q(
+            "select min(run_at) - %s, max(run_at) - %s from jq.jobs where queue = 'digest'", [slot, slot]
+        ).fetchone()
+        on_slot = q(
+            "select count(*) from jq.jobs where queue = 'digest' and run_at <> %s + jq._schedule_offset("
+            "substr(idempotency_key, 10, char_length(idempotency_key) - 30), %s, %s)",
+            [slot, slot, args.jitter],
+        ).fetchone()[0]
 
     enqueue_seconds = (last_created - slot).total_seconds() if last_created else None
     burst_end = real_slot + (enqueue_seconds if enqueue_seconds is not None else args.window)
-    latencies = [lat for res in results for (t, lat) in res.get("urgent_latencies", [])
-                 if real_slot <= t <= burst_end]
+    latencies = [lat for res in results for (t, lat) in res.get("urgent_latencies", []) if real_slot <= t <= burst_end]
     all_latencies = [lat for res in results for (_, lat) in res.get("urgent_latencies", [])]
     schedulers = [res["scheduler"] for res in results if "scheduler" in res]
     mean_minute = sum(per_minute) / len(per_minute) if per_minute else 0
@@ -302,7 +323,7 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
             },
             "p95_under_2s": bool(latencies and percentile(latencies, 95) < 2.0),
             "claimer": "jq_claim(limit 100) + jq_complete; when empty: jq_set_waiting, claim again,"
-                       " LISTEN jq_urgent with a 1 s safety poll",
+            " LISTEN jq_urgent with a 1 s safety poll",
         },
         "scheduler_stats": schedulers,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
@@ -326,6 +347,7 @@ def main() -> None:
         result = run(args.dsn, args)
     else:
         from server import BenchServer
+
         with BenchServer() as server:
             server.createdb("schedules")
             result = run(server.dsn("schedules"), args)

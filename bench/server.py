@@ -29,8 +29,11 @@ from pyjq.dev.localpg import LocalPostgresError, ThrowawayPostgres
 
 class BenchServer(ThrowawayPostgres):
     def __init__(self, extra_conf: dict[str, str] | None = None, verbose: bool = True):
-        super().__init__(extra_conf, bindir=os.environ.get("JQ_TEST_PGBIN"),
-                         writer="bench/server.py: where to listen; everything else is PostgreSQL's default")
+        super().__init__(
+            extra_conf,
+            bindir=os.environ.get("JQ_TEST_PGBIN"),
+            writer="bench/server.py: where to listen; everything else is PostgreSQL's default",
+        )
         if verbose:
             _say_what_the_launcher_does()
 
@@ -47,8 +50,21 @@ class BenchServer(ThrowawayPostgres):
     # -- use -------------------------------------------------------------------------
 
     def psql(self, dbname: str, *args: str, quiet: bool = True) -> str:
-        cmd = [str(self.pgbin / "psql"), "-X", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
-               "-p", str(self.port), "-U", "postgres", "-d", dbname, *args]
+        cmd = [
+            str(self.pgbin / "psql"),
+            "-X",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-U",
+            "postgres",
+            "-d",
+            dbname,
+            *args,
+        ]
         if quiet:
             cmd.insert(1, "-q")
         out = subprocess.run(cmd, capture_output=True, text=True)

@@ -56,6 +56,7 @@ __all__ = [
 
 # -- enqueue ------------------------------------------------------------------
 
+
 def _enqueue_params(
     type: str,
     payload: Mapping[str, Any] | None,
@@ -67,9 +68,17 @@ def _enqueue_params(
     tenant: str | None,
     concurrency_key: str | None,
 ) -> dict[str, Any]:
-    return {"type": type, "payload": Jsonb(dict(payload) if payload is not None else {}), "queue": queue,
-            "priority": priority, "run_at": run_at, "max_attempts": max_attempts,
-            "idempotency_key": idempotency_key, "tenant": tenant, "concurrency_key": concurrency_key}
+    return {
+        "type": type,
+        "payload": Jsonb(dict(payload) if payload is not None else {}),
+        "queue": queue,
+        "priority": priority,
+        "run_at": run_at,
+        "max_attempts": max_attempts,
+        "idempotency_key": idempotency_key,
+        "tenant": tenant,
+        "concurrency_key": concurrency_key,
+    }
 
 
 def _jobs_json(jobs: Iterable[Mapping[str, Any]]) -> Jsonb:
@@ -105,8 +114,9 @@ def enqueue(
     (N = 1 unless set with :func:`pyjq.key_limit_set`); ``tenant`` is the
     tenant jq_claim shares the queue between (see :mod:`pyjq.policies`).
     """
-    params = _enqueue_params(type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant,
-                             concurrency_key)
+    params = _enqueue_params(
+        type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key
+    )
     return expect_row(ENQUEUE.run(conn, **params), "jq_enqueue")
 
 
@@ -124,8 +134,9 @@ async def enqueue_async(
     concurrency_key: str | None = None,
 ) -> EnqueueResult:
     """Enqueue one job in the async connection's current transaction (jq_enqueue)."""
-    params = _enqueue_params(type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant,
-                             concurrency_key)
+    params = _enqueue_params(
+        type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key
+    )
     return expect_row(await ENQUEUE.run_async(conn, **params), "jq_enqueue")
 
 
@@ -138,14 +149,13 @@ def enqueue_many(conn: psycopg.Connection, jobs: Iterable[Mapping[str, Any]]) ->
     return ENQUEUE_MANY.run(conn, jobs=_jobs_json(jobs))
 
 
-async def enqueue_many_async(
-    conn: psycopg.AsyncConnection, jobs: Iterable[Mapping[str, Any]]
-) -> list[EnqueueResult]:
+async def enqueue_many_async(conn: psycopg.AsyncConnection, jobs: Iterable[Mapping[str, Any]]) -> list[EnqueueResult]:
     """enqueue_many on an async connection."""
     return await ENQUEUE_MANY.run_async(conn, jobs=_jobs_json(jobs))
 
 
 # -- status, cancel -----------------------------------------------------------
+
 
 def status(conn: psycopg.Connection, job_id: UUID | str) -> JobStatus | None:
     """Where a job is and how it went (jq_status); None for an unknown id."""
@@ -169,9 +179,8 @@ async def cancel_async(conn: psycopg.AsyncConnection, job_id: UUID | str) -> str
 
 # -- dead letters, stats, maintenance ------------------------------------------
 
-def dead_groups(
-    conn: psycopg.Connection, *, since: datetime | None = None, type: str | None = None
-) -> list[DeadGroup]:
+
+def dead_groups(conn: psycopg.Connection, *, since: datetime | None = None, type: str | None = None) -> list[DeadGroup]:
     """Dead jobs grouped by type and normalised error, largest first (jq_dead_groups)."""
     return DEAD_GROUPS.run(conn, since=since, type=type)
 

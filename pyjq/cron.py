@@ -47,8 +47,13 @@ __all__ = ["CronTimes", "cron_times", "parse_cron", "schedule_key", "schedule_of
 # -- the cron grammar (the same as jq._cron_parse in sql/functions/schedules.sql) -----
 
 _ALIASES = {
-    "@yearly": "0 0 1 1 *", "@annually": "0 0 1 1 *", "@monthly": "0 0 1 * *", "@weekly": "0 0 * * 0",
-    "@daily": "0 0 * * *", "@midnight": "0 0 * * *", "@hourly": "0 * * * *",
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+    "@monthly": "0 0 1 * *",
+    "@weekly": "0 0 * * 0",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@hourly": "0 * * * *",
 }
 _ITEM = re.compile(r"^(\*|([0-9]+|[a-z]+)(-([0-9]+|[a-z]+))?)(/([0-9]+))?$")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -61,14 +66,22 @@ _FIELDS = (
     ("month", 1, 12, _MONTHS, 12),
     ("day-of-week", 0, 7, _WEEKDAYS, 6),
 )
-_FULL = (frozenset(range(60)), frozenset(range(24)), frozenset(range(1, 32)), frozenset(range(1, 13)),
-         frozenset(range(7)))
+_FULL = (
+    frozenset(range(60)),
+    frozenset(range(24)),
+    frozenset(range(1, 32)),
+    frozenset(range(1, 13)),
+    frozenset(range(7)),
+)
 _MONTH_DAYS = {1: 31, 2: 29, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
 
 
 def _bad(cron: str, what: str) -> InvalidArgument:
-    return InvalidArgument(f"cron {cron!r} is invalid: {what}", sqlstate="22023",
-                           hint="Five fields: minute hour day-of-month month day-of-week, e.g. '0 8 * * *'.")
+    return InvalidArgument(
+        f"cron {cron!r} is invalid: {what}",
+        sqlstate="22023",
+        hint="Five fields: minute hour day-of-month month day-of-week, e.g. '0 8 * * *'.",
+    )
 
 
 def parse_cron(cron: str) -> tuple[tuple[int, ...], ...]:
@@ -86,7 +99,9 @@ def parse_cron(cron: str) -> tuple[tuple[int, ...], ...]:
     if len(fields) != 5:
         raise InvalidArgument(
             f"cron {cron!r} has {len(fields)} fields; jq takes 5: minute hour day-of-month month day-of-week",
-            sqlstate="22023", hint="E.g. '0 8 * * *' is 08:00 every day; or @hourly, @daily, @weekly, ...")
+            sqlstate="22023",
+            hint="E.g. '0 8 * * *' is 08:00 every day; or @hourly, @daily, @weekly, ...",
+        )
     out: list[tuple[int, ...]] = []
     for text, (label, lo_limit, hi_limit, names, open_max) in zip(fields, _FIELDS, strict=True):
         values: set[int] = set()
@@ -124,8 +139,9 @@ def parse_cron(cron: str) -> tuple[tuple[int, ...], ...]:
         out.append(tuple(sorted(values)))
     _minutes, _hours, days, months, weekdays = out
     if len(weekdays) == 7 and not any(d <= _MONTH_DAYS[m] for d in days for m in months):
-        raise InvalidArgument(f"cron {cron!r} never fires: none of its months has day "
-                              f"{','.join(map(str, days))}", sqlstate="22023")
+        raise InvalidArgument(
+            f"cron {cron!r} never fires: none of its months has day {','.join(map(str, days))}", sqlstate="22023"
+        )
     return tuple(out)
 
 
@@ -133,8 +149,9 @@ def _croniter_expr(fields: tuple[tuple[int, ...], ...]) -> str:
     """The parsed fields as explicit lists for croniter ('*' where a field allows
     everything), so croniter never parses the user's text: it reads '5-5' as
     '*', for one."""
-    return " ".join("*" if frozenset(v) == full else ",".join(map(str, v))
-                    for v, full in zip(fields, _FULL, strict=True))
+    return " ".join(
+        "*" if frozenset(v) == full else ",".join(map(str, v)) for v, full in zip(fields, _FULL, strict=True)
+    )
 
 
 def _zone(name: str) -> ZoneInfo:
@@ -145,8 +162,11 @@ def _zone(name: str) -> ZoneInfo:
             raise ValueError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
-        raise InvalidArgument(f"timezone {name!r} is not a known IANA time zone name", sqlstate="22023",
-                              hint="e.g. Europe/Berlin, America/New_York, Asia/Kolkata, UTC") from exc
+        raise InvalidArgument(
+            f"timezone {name!r} is not a known IANA time zone name",
+            sqlstate="22023",
+            hint="e.g. Europe/Berlin, America/New_York, Asia/Kolkata, UTC",
+        ) from exc
 
 
 # -- slots: croniter in a timezone, with jq's DST rule ------------------------------------
@@ -182,8 +202,9 @@ class CronTimes:
         return instant.astimezone(self.zone).replace(tzinfo=None)
 
     def _near_transition(self, instant: datetime) -> bool:
-        return (instant - _DST_MARGIN).astimezone(self.zone).utcoffset() != \
-            (instant + _DST_MARGIN).astimezone(self.zone).utcoffset()
+        return (instant - _DST_MARGIN).astimezone(self.zone).utcoffset() != (instant + _DST_MARGIN).astimezone(
+            self.zone
+        ).utcoffset()
 
     def instant(self, local: datetime) -> datetime:
         """The instant a naive local wall-clock time fires at (jq's DST rule)."""
@@ -252,6 +273,7 @@ def cron_times(cron: str, timezone: str) -> CronTimes:
 
 
 # -- a slot's job: its idempotency key and its jitter -------------------------------
+
 
 def schedule_key(name: str, slot: datetime) -> str:
     """The idempotency key of a schedule's job for a slot (as jq._schedule_key)."""

@@ -142,9 +142,20 @@ class TickResult:
 
 # -- managing schedules ---------------------------------------------------------------
 
-def _put_params(name: str, cron: str, timezone: str, type: str, payload: Mapping[str, Any] | None, queue: str,
-                priority: int, jitter_seconds: int, max_attempts: int | None, missed: str,
-                now: datetime | None) -> dict[str, Any]:
+
+def _put_params(
+    name: str,
+    cron: str,
+    timezone: str,
+    type: str,
+    payload: Mapping[str, Any] | None,
+    queue: str,
+    priority: int,
+    jitter_seconds: int,
+    max_attempts: int | None,
+    missed: str,
+    now: datetime | None,
+) -> dict[str, Any]:
     """jq_schedule_put's arguments, after checking cron, timezone and missed, with next_run_at from croniter."""
     if missed not in MISSED:
         raise InvalidArgument(f"missed {missed!r} is not latest, all or none", sqlstate="22023")
@@ -152,10 +163,19 @@ def _put_params(name: str, cron: str, timezone: str, type: str, payload: Mapping
     moment = now or datetime.now(UTC)
     if moment.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    return {"name": name, "cron": cron, "timezone": timezone, "type": type,
-            "payload": Jsonb(dict(payload) if payload is not None else {}), "queue": queue, "priority": priority,
-            "jitter_seconds": jitter_seconds, "max_attempts": max_attempts, "missed": missed,
-            "next_run_at": times.next_after(moment)}
+    return {
+        "name": name,
+        "cron": cron,
+        "timezone": timezone,
+        "type": type,
+        "payload": Jsonb(dict(payload) if payload is not None else {}),
+        "queue": queue,
+        "priority": priority,
+        "jitter_seconds": jitter_seconds,
+        "max_attempts": max_attempts,
+        "missed": missed,
+        "next_run_at": times.next_after(moment),
+    }
 
 
 def schedule_put(
@@ -183,8 +203,9 @@ def schedule_put(
     cron and timezone, which keeps its pending next_run_at. ``missed`` is
     latest, all or none (see the module docstring).
     """
-    params = _put_params(name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed,
-                         now)
+    params = _put_params(
+        name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, now
+    )
     return expect_row(SCHEDULE_PUT.run(conn, **params), "jq_schedule_put")
 
 
@@ -204,8 +225,9 @@ async def schedule_put_async(
     now: datetime | None = None,
 ) -> ScheduleResult:
     """schedule_put on an async connection."""
-    params = _put_params(name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed,
-                         now)
+    params = _put_params(
+        name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, now
+    )
     return expect_row(await SCHEDULE_PUT.run_async(conn, **params), "jq_schedule_put")
 
 
@@ -260,6 +282,7 @@ list_schedules = schedules
 
 # -- firing ---------------------------------------------------------------------------
 
+
 @dataclass(slots=True)
 class _Fire:
     """jq_schedules_fire's arguments: one element per (schedule, slot); slot None only advances."""
@@ -270,8 +293,9 @@ class _Fire:
     next_run_at: list[datetime]
     backlog: bool = False  # some schedule's next_run_at is still due (a capped missed = all)
 
-    def add(self, names: Sequence[str], due_at: datetime | None, slots: Sequence[datetime],
-            next_run_at: datetime) -> None:
+    def add(
+        self, names: Sequence[str], due_at: datetime | None, slots: Sequence[datetime], next_run_at: datetime
+    ) -> None:
         for slot in slots or (None,):
             self.names.extend(names)
             self.due_at.extend([due_at] * len(names))
@@ -335,20 +359,34 @@ class Scheduler:
         budget = self.max_jobs_per_tick
         for (cron, tz, missed, due_at, base), names in groups.items():
             try:
-                slots, next_run_at = self._slots(cron, tz, missed, due_at, base, as_of,
-                                                 max(1, min(self.max_slots_per_schedule, budget // len(names))))
+                slots, next_run_at = self._slots(
+                    cron,
+                    tz,
+                    missed,
+                    due_at,
+                    base,
+                    as_of,
+                    max(1, min(self.max_slots_per_schedule, budget // len(names))),
+                )
             except Exception as exc:  # a cron or zone this Python cannot evaluate: retry later
                 self.stats["errors"] += 1
-                logger.error("schedules %s...: cannot compute slots of cron %r in %r (%s); retrying at %s",
-                             names[0], cron, tz, exc, as_of + self.retry_broken)
+                logger.error(
+                    "schedules %s...: cannot compute slots of cron %r in %r (%s); retrying at %s",
+                    names[0],
+                    cron,
+                    tz,
+                    exc,
+                    as_of + self.retry_broken,
+                )
                 slots, next_run_at = [], as_of + self.retry_broken
             budget -= len(slots) * len(names)
             fire.add(names, due_at, slots, next_run_at)
             fire.backlog = fire.backlog or next_run_at <= as_of
         return fire
 
-    def _slots(self, cron: str, tz: str, missed: str, due_at: datetime | None, base: datetime | None,
-               now: datetime, cap: int) -> tuple[list[datetime], datetime]:
+    def _slots(
+        self, cron: str, tz: str, missed: str, due_at: datetime | None, base: datetime | None, now: datetime, cap: int
+    ) -> tuple[list[datetime], datetime]:
         """(slots to fire, next next_run_at) for one group."""
         times = cron_times(cron, tz)
         # The slots to consider: [due_at, now], or (base, now] for a schedule
@@ -429,8 +467,9 @@ class Scheduler:
         full = len(rows) >= self.batch_size or (fire.backlog and done.schedules > 0)
         return self._count(TickResult(len(rows), done.schedules, done.jobs, full))
 
-    async def run_async(self, pool_or_dsn: AsyncConnectionPool | str, stop_event: asyncio.Event,
-                        interval: float = 1.0) -> None:
+    async def run_async(
+        self, pool_or_dsn: AsyncConnectionPool | str, stop_event: asyncio.Event, interval: float = 1.0
+    ) -> None:
         """Tick every ``interval`` seconds (at once again after a full tick) until
         ``stop_event`` is set. ``pool_or_dsn``: a psycopg_pool AsyncConnectionPool,
         or a conninfo string for a connection of its own."""
@@ -445,8 +484,9 @@ class Scheduler:
                     yield conn
                 return
             if own is None or own.closed or own.broken:
-                own = await psycopg.AsyncConnection.connect(pool_or_dsn, autocommit=True,
-                                                            application_name="pyjq scheduler")
+                own = await psycopg.AsyncConnection.connect(
+                    pool_or_dsn, autocommit=True, application_name="pyjq scheduler"
+                )
             yield own
 
         try:
@@ -470,8 +510,12 @@ class Scheduler:
                     delay_on_error = min(5.0, delay_on_error * 2)
                     continue
                 if result.jobs or result.advanced:
-                    logger.debug("scheduler: %d schedules advanced, %d jobs enqueued in %.0f ms",
-                                 result.advanced, result.jobs, (time.monotonic() - started) * 1000)
+                    logger.debug(
+                        "scheduler: %d schedules advanced, %d jobs enqueued in %.0f ms",
+                        result.advanced,
+                        result.jobs,
+                        (time.monotonic() - started) * 1000,
+                    )
                 if result.full:
                     await asyncio.sleep(0)
                     continue

@@ -40,15 +40,19 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 import pyjq
 
-logging.basicConfig(level=os.environ.get("JQ_APP_LOGLEVEL", "INFO"), stream=sys.stderr,
-                    format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+logging.basicConfig(
+    level=os.environ.get("JQ_APP_LOGLEVEL", "INFO"),
+    stream=sys.stderr,
+    format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s",
+)
 log = logging.getLogger("chaos_app")
 
 DSN = os.environ["JQ_APP_DSN"]
 worker = pyjq.Worker(DSN, **json.loads(os.environ.get("JQ_APP_OPTS", "{}")))
 
-_RECORD_SQL = ("insert into chaos_runs (run, job_id, worker, attempt, at) values (%s, %s, %s, %s, %s)"
-               " on conflict (run) do nothing")
+_RECORD_SQL = (
+    "insert into chaos_runs (run, job_id, worker, attempt, at) values (%s, %s, %s, %s, %s) on conflict (run) do nothing"
+)
 _pool: AsyncConnectionPool | None = None
 
 
@@ -57,8 +61,9 @@ async def _record(job: pyjq.Job, started: float) -> None:
     database is unreachable (a server restart), for at most two minutes."""
     global _pool
     if _pool is None:
-        _pool = AsyncConnectionPool(DSN, min_size=1, max_size=sum(worker.queues.values()),
-                                    kwargs={"autocommit": True}, open=False, timeout=5.0)
+        _pool = AsyncConnectionPool(
+            DSN, min_size=1, max_size=sum(worker.queues.values()), kwargs={"autocommit": True}, open=False, timeout=5.0
+        )
         await _pool.open(wait=False)
     row = (uuid.uuid4(), job.id, job.worker, job.attempts, datetime.fromtimestamp(started, UTC))
     deadline = time.monotonic() + 120.0

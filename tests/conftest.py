@@ -172,8 +172,12 @@ def jq_test_server() -> ServerAddress:
     """The server of this run, read when first needed (it may start after import)."""
     if not (os.environ.get("PGHOST") and os.environ.get("PGPORT")):
         pytest.fail("no test server: PGHOST/PGPORT are not set", pytrace=False)
-    return ServerAddress(host=os.environ["PGHOST"], port=os.environ["PGPORT"],
-                         user=os.environ.get("PGUSER", "postgres"), password=os.environ.get("PGPASSWORD"))
+    return ServerAddress(
+        host=os.environ["PGHOST"],
+        port=os.environ["PGPORT"],
+        user=os.environ.get("PGUSER", "postgres"),
+        password=os.environ.get("PGPASSWORD"),
+    )
 
 
 def load_jq(host: str, port: int | str, user: str, dbname: str, password: str | None = None, **_: Any) -> None:

@@ -30,8 +30,14 @@ class HasLogs(Protocol):
     def logs(self) -> str: ...
 
 
-def wait_until(check: Callable[[], Any], timeout: float = 30.0, what: str = "condition",
-               procs: Iterable[HasLogs] = (), *, proc: HasLogs | None = None) -> Any:
+def wait_until(
+    check: Callable[[], Any],
+    timeout: float = 30.0,
+    what: str = "condition",
+    procs: Iterable[HasLogs] = (),
+    *,
+    proc: HasLogs | None = None,
+) -> Any:
     """Poll check() every 50 ms until it returns something truthy, and return that.
     On timeout, fail with ``what`` and the logs of ``proc``/``procs``."""
     deadline = time.monotonic() + timeout
@@ -41,8 +47,10 @@ def wait_until(check: Callable[[], Any], timeout: float = 30.0, what: str = "con
             return value
         if time.monotonic() > deadline:
             logs = [p for p in (proc, *procs) if p is not None]
-            raise AssertionError(f"timed out waiting for {what}"
-                                 + "".join(f"\n--- {getattr(p, 'name', 'worker')} log:\n{p.logs()}" for p in logs))
+            raise AssertionError(
+                f"timed out waiting for {what}"
+                + "".join(f"\n--- {getattr(p, 'name', 'worker')} log:\n{p.logs()}" for p in logs)
+            )
         time.sleep(0.05)
 
 
@@ -78,11 +86,20 @@ def enqueue_sql(db: psycopg.Connection, type_: str = "work", **kw: Any) -> UUID:
     return row[0]
 
 
-def enqueue_n(conn: psycopg.Connection, n: int, *, tenant: str | None = None, type: str = "work",
-              concurrency_key: str | None = None, queue: str = "default") -> list[UUID]:
+def enqueue_n(
+    conn: psycopg.Connection,
+    n: int,
+    *,
+    tenant: str | None = None,
+    type: str = "work",
+    concurrency_key: str | None = None,
+    queue: str = "default",
+) -> list[UUID]:
     """n jobs of one kind in one pyjq.enqueue_many call (payload {"i": 0..n-1})."""
-    jobs = [{"type": type, "payload": {"i": i}, "queue": queue, "tenant": tenant,
-             "concurrency_key": concurrency_key} for i in range(n)]
+    jobs = [
+        {"type": type, "payload": {"i": i}, "queue": queue, "tenant": tenant, "concurrency_key": concurrency_key}
+        for i in range(n)
+    ]
     return [r.job_id for r in pyjq.enqueue_many(conn, jobs)]
 
 

@@ -80,13 +80,19 @@ class WorkerProc:
 
     def __init__(self, dsn: str, log: Path, name: str, opts: dict[str, Any], loglevel: str):
         paths = [str(REPO), str(TESTS)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
-        env = dict(os.environ, JQ_APP_DSN=dsn, JQ_APP_OPTS=json.dumps(dict(opts, name=name)),
-                   JQ_APP_LOGLEVEL=loglevel, PYTHONPATH=os.pathsep.join(paths))
+        env = dict(
+            os.environ,
+            JQ_APP_DSN=dsn,
+            JQ_APP_OPTS=json.dumps(dict(opts, name=name)),
+            JQ_APP_LOGLEVEL=loglevel,
+            PYTHONPATH=os.pathsep.join(paths),
+        )
         self.name = name
         self.log = log
         self._log_file = open(log, "w")  # noqa: SIM115 - the child's stderr until close()
-        self.proc = subprocess.Popen([sys.executable, str(TESTS / "chaos_app.py")], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=self._log_file)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(TESTS / "chaos_app.py")], env=env, stdout=subprocess.DEVNULL, stderr=self._log_file
+        )
         self.started = time.time()
         self.ended: float | None = None  # when it was killed or found dead
         self.killed = False
@@ -149,8 +155,10 @@ class Chaos:
             # The harness's server runs with synchronous_commit = off (fast tests). A crash
             # then forgets commits of the last moments: production settings for this database.
             conn.execute(f"alter database {conn.info.dbname} set synchronous_commit = on")
-            conn.execute("create table chaos_runs (run uuid primary key, job_id uuid not null, "
-                         "worker text not null, attempt integer not null, at timestamptz not null)")
+            conn.execute(
+                "create table chaos_runs (run uuid primary key, job_id uuid not null, "
+                "worker text not null, attempt integer not null, at timestamptz not null)"
+            )
             conn.execute("create index on chaos_runs (job_id)")
 
     # workers
@@ -171,8 +179,9 @@ class Chaos:
                 if names <= waiting:
                     return
                 dead = [p for p in procs if not p.alive()]
-                assert not dead and time.monotonic() < deadline, \
-                    f"workers not ready: {names - waiting}\n" + "\n".join(p.logs(20) for p in procs)
+                assert not dead and time.monotonic() < deadline, f"workers not ready: {names - waiting}\n" + "\n".join(
+                    p.logs(20) for p in procs
+                )
                 time.sleep(0.05)
 
     def live(self, prefix: str = "") -> list[WorkerProc]:
@@ -197,8 +206,12 @@ class Chaos:
 
     def restart_server(self, mode: str = "immediate") -> float:
         start = time.time()
-        subprocess.run([*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", mode, "-w", "-t", "120"],
-                       check=True, capture_output=True, timeout=180)
+        subprocess.run(
+            [*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", mode, "-w", "-t", "120"],
+            check=True,
+            capture_output=True,
+            timeout=180,
+        )
         end = time.time()
         self.disruptions.append(Disruption("restart", start, end, None))
         return end - start
@@ -208,7 +221,8 @@ class Chaos:
         exit 0: a clean shutdown after all it went through."""
         gone = [p for p in self.procs if p.ended is None and not p.alive()]
         assert not gone, "workers died on their own: " + "\n".join(
-            f"--- {p.name} exited {p.proc.returncode}\n{p.logs(30)}" for p in gone)
+            f"--- {p.name} exited {p.proc.returncode}\n{p.logs(30)}" for p in gone
+        )
         live = self.live()
         for proc in live:
             proc.proc.send_signal(signal.SIGTERM)
@@ -261,8 +275,9 @@ class Chaos:
                         conn = psycopg.connect(self.dsn, autocommit=False, connect_timeout=5)
                     with conn.transaction():
                         for plan in backlog:
-                            result = pyjq.enqueue(conn, "chaos", plan.payload, queue=plan.queue,
-                                                  max_attempts=plan.max_attempts)
+                            result = pyjq.enqueue(
+                                conn, "chaos", plan.payload, queue=plan.queue, max_attempts=plan.max_attempts
+                            )
                             ids.append(result.job_id)
                             with tally.lock:
                                 tally.kind[result.job_id] = plan.kind
@@ -351,17 +366,21 @@ def verify(chaos: Chaos, *, poison_attempts: int = 3) -> Outcome:
     tally = chaos.tally
     assert not tally.errors, f"producers failed: {tally.errors}"
     with psycopg.connect(chaos.dsn, autocommit=True) as conn:
-        left = conn.execute("select id, queue, status, attempts, locked_by, locked_until, run_at, last_error "
-                            "from jq.jobs").fetchall()
+        left = conn.execute(
+            "select id, queue, status, attempts, locked_by, locked_until, run_at, last_error from jq.jobs"
+        ).fetchall()
         runs: dict[UUID, list[tuple[float, str, int]]] = defaultdict(list)
         for job_id, worker, attempt, at in conn.execute(
-                "select job_id, worker, attempt, extract(epoch from at)::float8 from chaos_runs order by at"):
+            "select job_id, worker, attempt, extract(epoch from at)::float8 from chaos_runs order by at"
+        ):
             runs[job_id].append((at, worker, attempt))
         history: dict[UUID, list[tuple[str, int]]] = defaultdict(list)
         for job_id, status, attempts in conn.execute("select id, status, attempts from jq.job_history"):
             history[job_id].append((status, attempts))
-        dead = {job_id: (attempts, error) for job_id, attempts, error in
-                conn.execute("select id, attempts, last_error from jq.dead_jobs")}
+        dead = {
+            job_id: (attempts, error)
+            for job_id, attempts, error in conn.execute("select id, attempts, last_error from jq.dead_jobs")
+        }
 
     acked = tally.acked
     kind = tally.kind
@@ -383,8 +402,9 @@ def verify(chaos: Chaos, *, poison_attempts: int = 3) -> Outcome:
         if kind[j] in ("raise", "exit"):
             continue
         finished = history.get(j, [])
-        assert len(finished) == 1 and finished[0][0] == "succeeded", \
+        assert len(finished) == 1 and finished[0][0] == "succeeded", (
             f"job {j} ({kind[j]}) finished {finished}; runs {runs.get(j)}"
+        )
     # A job never runs more often than it was leased.
     for j, job_runs in runs.items():
         attempts = history[j][0][1] if history.get(j) else dead[j][0] if j in dead else None
@@ -400,11 +420,14 @@ def verify(chaos: Chaos, *, poison_attempts: int = 3) -> Outcome:
         duplicates += 1
         extra += len(job_runs) - 1
         for at, worker, attempt in job_runs[:-1]:
-            assert any((d.workers is None or worker in d.workers) and d.start - IN_FLIGHT_WINDOW <= at <= d.end
-                       for d in chaos.disruptions), (
+            assert any(
+                (d.workers is None or worker in d.workers) and d.start - IN_FLIGHT_WINDOW <= at <= d.end
+                for d in chaos.disruptions
+            ), (
                 f"job {j} ran again although its run on {worker} (attempt {attempt}, at {at - chaos.started:.2f} s) "
                 f"was not in flight at any kill or crash: {job_runs}; disruptions "
-                f"{[(d.kind, round(d.start - chaos.started, 2), d.workers) for d in chaos.disruptions]}")
+                f"{[(d.kind, round(d.start - chaos.started, 2), d.workers) for d in chaos.disruptions]}"
+            )
 
     urgent = []
     for j, sent_at in acked.items():
@@ -423,13 +446,20 @@ def summary(capsys, test: str, chaos: Chaos, out: Outcome, seconds: float) -> st
     kills = sum(1 for d in chaos.disruptions if d.kind == "kill")
     died = sum(1 for d in chaos.disruptions if d.kind == "died")
     restarts = sum(1 for d in chaos.disruptions if d.kind == "restart")
-    line = (f"{test}: jobs={out.jobs} executions={out.executions} kills={kills}"
-            + (f" crashes(poison)={died}" if died else "")
-            + f" restarts={restarts} duplicates={out.duplicates} (extra runs {out.extra_runs}) lost={out.lost}"
-            + (f" dead={out.dead}" if out.dead else "")
-            + (f" urgent_p95={p95(out.urgent_latencies) * 1000:.0f}ms (n={len(out.urgent_latencies)}, "
-               f"max {max(out.urgent_latencies) * 1000:.0f}ms)" if out.urgent_latencies else "")
-            + f" in {seconds:.1f}s" + (" [soak]" if SOAK else " [scaled]"))
+    line = (
+        f"{test}: jobs={out.jobs} executions={out.executions} kills={kills}"
+        + (f" crashes(poison)={died}" if died else "")
+        + f" restarts={restarts} duplicates={out.duplicates} (extra runs {out.extra_runs}) lost={out.lost}"
+        + (f" dead={out.dead}" if out.dead else "")
+        + (
+            f" urgent_p95={p95(out.urgent_latencies) * 1000:.0f}ms (n={len(out.urgent_latencies)}, "
+            f"max {max(out.urgent_latencies) * 1000:.0f}ms)"
+            if out.urgent_latencies
+            else ""
+        )
+        + f" in {seconds:.1f}s"
+        + (" [soak]" if SOAK else " [scaled]")
+    )
     with capsys.disabled():
         print("\n" + line)
     return line
@@ -450,8 +480,9 @@ def wait_drained(chaos: Chaos, timeout: float, tick: Callable[[], None] = lambda
         tick()
         if time.monotonic() > deadline:
             logs = "\n".join(f"--- {p.name}\n{p.logs(20)}" for p in chaos.procs[-4:])
-            raise AssertionError(f"not drained after {timeout} s: {chaos.jobs_left()} jobs left; "
-                                 f"producing={chaos.producing()}\n{logs}")
+            raise AssertionError(
+                f"not drained after {timeout} s: {chaos.jobs_left()} jobs left; producing={chaos.producing()}\n{logs}"
+            )
         if not chaos.producing() and time.monotonic() >= next_check:
             next_check = time.monotonic() + 0.3
             if chaos.jobs_left() == 0:
@@ -545,8 +576,10 @@ def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
     out = verify(chaos)
     summary(capsys, "server crash", chaos, out, time.monotonic() - began)
     with capsys.disabled():
-        print(f"server crash: restart took {', '.join(f'{s:.1f}s' for s in outages)}; "
-              f"{len(chaos.tally.uncertain)} enqueues unacknowledged (commit did not return)")
+        print(
+            f"server crash: restart took {', '.join(f'{s:.1f}s' for s in outages)}; "
+            f"{len(chaos.tally.uncertain)} enqueues unacknowledged (commit did not return)"
+        )
 
     # The same worker processes, never restarted, reconnected after the last crash: each has a
     # connection opened after it (application_name "pyjq worker <name>"), seen before they are
@@ -555,11 +588,15 @@ def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
     names = {w.name for w in workers}
     assert back >= names, f"workers not reconnected within 30 s of the last crash: {names - back}"
     with psycopg.connect(chaos.dsn, autocommit=True) as conn:
-        after = {w for (w,) in conn.execute("select distinct worker from chaos_runs where at > to_timestamp(%s)",
-                                            [last_crash])}
+        after = {
+            w
+            for (w,) in conn.execute("select distinct worker from chaos_runs where at > to_timestamp(%s)", [last_crash])
+        }
     with capsys.disabled():
-        print(f"server crash: workers reconnected {reconnect_s:.1f} s after the last crash; "
-              f"ran jobs after it: {sorted(after)} of {sorted(names)}")
+        print(
+            f"server crash: workers reconnected {reconnect_s:.1f} s after the last crash; "
+            f"ran jobs after it: {sorted(after)} of {sorted(names)}"
+        )
 
 
 def _reconnected(chaos: Chaos, names: set[str], since: float, timeout: float) -> tuple[set[str], float]:
@@ -568,9 +605,13 @@ def _reconnected(chaos: Chaos, names: set[str], since: float, timeout: float) ->
     deadline = time.monotonic() + timeout
     while True:
         with psycopg.connect(chaos.dsn, autocommit=True) as conn:
-            apps = {a for (a,) in conn.execute(
-                "select distinct application_name from pg_stat_activity where backend_start > to_timestamp(%s)",
-                [since])}
+            apps = {
+                a
+                for (a,) in conn.execute(
+                    "select distinct application_name from pg_stat_activity where backend_start > to_timestamp(%s)",
+                    [since],
+                )
+            }
         back = {n for n in names if f"pyjq worker {n}"[:63] in apps}
         if back >= names or time.monotonic() > deadline:
             return back, time.time() - since
@@ -619,8 +660,12 @@ def test_chaos_poison_jobs_are_dead_lettered_and_urgent_work_flows(chaos, capsys
     expect_dead = sum(1 for j in chaos.tally.acked if kinds[j] in ("raise", "exit"))
     assert out.dead == expect_dead == n // 100 + exits
     with psycopg.connect(chaos.dsn, autocommit=True) as conn:
-        errors = dict(conn.execute("select (payload->>'poison'), count(*) filter (where last_error like "
-                                   "'lease expired%%') from jq.dead_jobs group by 1").fetchall())
+        errors = dict(
+            conn.execute(
+                "select (payload->>'poison'), count(*) filter (where last_error like "
+                "'lease expired%%') from jq.dead_jobs group by 1"
+            ).fetchall()
+        )
     # Every exit-poison job ends by lease expiry (it kills its worker each time). A raising
     # job ends with its own error, unless its last attempt was running beside an exit-poison
     # job in a worker that died: then its lease expired too, so such jobs are bounded by the
@@ -636,15 +681,17 @@ def test_chaos_poison_jobs_are_dead_lettered_and_urgent_work_flows(chaos, capsys
 def test_chaos_unreadable_job_costs_only_itself(chaos, db, capsys):
     """A job whose row the worker cannot even read (from another client, a payload number
     of 5,000 digits or nested 3,000 deep, allowed by an admin's max_payload_depth; a run_at
-    before year 1 written into the table by hand) is dead-lettered at once: the jobs leased in the same claim run, instead of
-    waiting out the lease (60 s here) again and again until all of them are dead."""
+    before year 1 written into the table by hand) is dead-lettered at once: the jobs leased in
+    the same claim run, instead of waiting out the lease (60 s here) again and again until all
+    of them are dead."""
     # jq refuses a payload nested deeper than 64 levels unless an admin raised the limit, as here.
     db.execute("update jq.settings set max_payload_depth = 10000")
     with db.transaction():  # one commit: the worker's first claim takes all of them
         pyjq.enqueue_many(db, [{"type": "chaos", "queue": "bulk", "payload": {"i": i}} for i in range(40)])
         huge = db.execute("select job_id from jq.jq_enqueue('chaos', '{\"n\": 1e5000}', 'bulk')").fetchone()[0]
-        deep = db.execute("select job_id from jq.jq_enqueue('chaos', %s::jsonb, 'bulk')",
-                          ['{"a":' * 3000 + "1" + "}" * 3000]).fetchone()[0]
+        deep = db.execute(
+            "select job_id from jq.jq_enqueue('chaos', %s::jsonb, 'bulk')", ['{"a":' * 3000 + "1" + "}" * 3000]
+        ).fetchone()[0]
         ancient = db.execute("select job_id from jq.jq_enqueue('chaos', '{}', 'bulk')").fetchone()[0]
         db.execute("update jq.jobs set run_at = '0001-01-01 00:00:00+00 BC' where id = %s", [ancient])
     began = time.monotonic()
@@ -661,8 +708,10 @@ def test_chaos_unreadable_job_costs_only_itself(chaos, db, capsys):
     assert dead[deep][0] == 1 and dead[deep][1].startswith("pyjq cannot read this job: payload"), dead[deep]
     assert dead[ancient][0] == 1 and dead[ancient][1].startswith("pyjq cannot read this job: run_at"), dead[ancient]
     with capsys.disabled():
-        print(f"\nunreadable jobs: 3 dead-lettered at their first attempt, the 40 claimed beside them ran "
-              f"({seconds:.1f} s with a 60 s lease)")
+        print(
+            f"\nunreadable jobs: 3 dead-lettered at their first attempt, the 40 claimed beside them ran "
+            f"({seconds:.1f} s with a 60 s lease)"
+        )
 
 
 # -- 4. long jobs --------------------------------------------------------------------------------------------
@@ -670,8 +719,7 @@ def test_chaos_unreadable_job_costs_only_itself(chaos, db, capsys):
 
 def _runs_of(dsn: str, job_id: UUID) -> list[tuple[str, int]]:
     with psycopg.connect(dsn, autocommit=True) as conn:
-        return conn.execute("select worker, attempt from chaos_runs where job_id = %s order by at",
-                            [job_id]).fetchall()
+        return conn.execute("select worker, attempt from chaos_runs where job_id = %s order by at", [job_id]).fetchall()
 
 
 def test_chaos_long_job_heartbeats_and_a_hung_worker_is_refused(chaos, db, capsys):
@@ -698,8 +746,12 @@ def test_chaos_long_job_heartbeats_and_a_hung_worker_is_refused(chaos, db, capsy
     os.kill(hung.proc.pid, signal.SIGSTOP)
     stopped = time.monotonic()
     try:
-        _wait(lambda: pyjq.status(db, hung_job).status == "succeeded", 30,
-              "the other worker to run the hung worker's job", [other])
+        _wait(
+            lambda: pyjq.status(db, hung_job).status == "succeeded",
+            30,
+            "the other worker to run the hung worker's job",
+            [other],
+        )
         taken_after = time.monotonic() - stopped
         runs = _runs_of(chaos.dsn, hung_job)
         assert [w for w, _ in runs] == [hung.name, other.name] and [n for _, n in runs] == [1, 2], runs
@@ -718,9 +770,11 @@ def test_chaos_long_job_heartbeats_and_a_hung_worker_is_refused(chaos, db, capsy
     chaos.stop_all()
     how = "heartbeat said lost" if "lost its lease" in hung.logs(400) else "jq_complete refused it"
     with capsys.disabled():
-        print(f"\nlong jobs: a {3 * lease:.0f} s job with a {lease:.0f} s lease ran once (on {first_worker}); "
-              f"hung worker's job re-run by {other.name} {taken_after:.1f} s after the hang; "
-              f"late result refused ({how})")
+        print(
+            f"\nlong jobs: a {3 * lease:.0f} s job with a {lease:.0f} s lease ran once (on {first_worker}); "
+            f"hung worker's job re-run by {other.name} {taken_after:.1f} s after the hang; "
+            f"late result refused ({how})"
+        )
 
 
 # -- 8. capacity ----------------------------------------------------------------------------------------------
@@ -757,8 +811,9 @@ def test_chaos_capacity_two_thousand_running_jobs(db, dsn, capsys):
 
     def lease(names: list[str]) -> None:
         for w in names:
-            seconds, rows = _timed(db, "select id from jq.jq_claim('default', %s, %s, interval '5 minutes')",
-                                   [w, per_worker])
+            seconds, rows = _timed(
+                db, "select id from jq.jq_claim('default', %s, %s, interval '5 minutes')", [w, per_worker]
+            )
             claim_times.append(seconds)
             held[w] = [r[0] for r in rows]
             assert len(held[w]) == per_worker
@@ -766,8 +821,9 @@ def test_chaos_capacity_two_thousand_running_jobs(db, dsn, capsys):
     def heartbeat_round() -> list[float]:
         times = []
         for w in held:
-            seconds, rows = _timed(db, "select job_id, state from jq.jq_heartbeat(%s::uuid[], %s, "
-                                       "interval '5 minutes')", [held[w], w])
+            seconds, rows = _timed(
+                db, "select job_id, state from jq.jq_heartbeat(%s::uuid[], %s, interval '5 minutes')", [held[w], w]
+            )
             times.append(seconds)
             assert len(rows) == per_worker and {s for _, s in rows} == {"ok"}
         return times
@@ -810,8 +866,10 @@ def test_chaos_capacity_two_thousand_running_jobs(db, dsn, capsys):
             t.join(timeout=30)
 
     def ms(values: list[float]) -> str:
-        return (f"p50 {statistics.median(values) * 1000:6.2f} ms  p95 {p95(values) * 1000:6.2f} ms  "
-                f"max {max(values) * 1000:6.2f} ms")
+        return (
+            f"p50 {statistics.median(values) * 1000:6.2f} ms  p95 {p95(values) * 1000:6.2f} ms  "
+            f"max {max(values) * 1000:6.2f} ms"
+        )
 
     rows = [
         ("jq_claim(limit 1), nothing running", idle_claim),
@@ -824,12 +882,16 @@ def test_chaos_capacity_two_thousand_running_jobs(db, dsn, capsys):
         (f"jq_heartbeat({per_worker} ids), {running} running", beats),
     ]
     with capsys.disabled():
-        print(f"\ncapacity: {running} running jobs ({len(workers)} simulated workers x {per_worker} leases), "
-              f"{backlog} ready behind them")
+        print(
+            f"\ncapacity: {running} running jobs ({len(workers)} simulated workers x {per_worker} leases), "
+            f"{backlog} ready behind them"
+        )
         for label, values in rows:
             print(f"  {label:<52} {ms(values)}")
-        print(f"  heartbeat load at one round a minute: {len(workers)} statements, "
-              f"{per_minute * 1000:.0f} ms of database time per minute ({per_minute / 60 * 100:.3f}% of one core)")
+        print(
+            f"  heartbeat load at one round a minute: {len(workers)} statements, "
+            f"{per_minute * 1000:.0f} ms of database time per minute ({per_minute / 60 * 100:.3f}% of one core)"
+        )
     # Loose sanity only: nothing here is a timing test.
     floor = 0.002  # below 2 ms a ratio is noise
     assert statistics.median(busy_claim) < 10 * max(statistics.median(idle_claim), floor)

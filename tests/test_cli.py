@@ -49,8 +49,9 @@ def bury(db: psycopg.Connection, type_: str, errors: list[str], queue: str = "de
         ).fetchone()[0]
         claimed = db.execute("select id from jq.jq_claim(%s, 'test-worker', 1000)", (queue,)).fetchall()
         assert (job_id,) in claimed
-        assert db.execute("select status from jq.jq_fail(%s, 'test-worker', %s)",
-                          (job_id, error)).fetchone()[0] == "dead"
+        assert (
+            db.execute("select status from jq.jq_fail(%s, 'test-worker', %s)", (job_id, error)).fetchone()[0] == "dead"
+        )
         ids.append(job_id)
     return ids
 
@@ -58,10 +59,28 @@ def bury(db: psycopg.Connection, type_: str, errors: list[str], queue: str = "de
 # -- help and connection settings --------------------------------------------------
 
 COMMANDS = [
-    [], ["install"], ["worker"], ["enqueue"], ["status"], ["cancel"], ["dead"], ["dead", "groups"],
-    ["dead", "retry"], ["stats"], ["maintain"], ["version"], ["tenants"], ["policy"], ["policy", "set"],
-    ["policy", "delete"], ["policy", "list"], ["key-limit"], ["key-limit", "set"], ["key-limit", "delete"],
-    ["queue"], ["queue", "fair"],
+    [],
+    ["install"],
+    ["worker"],
+    ["enqueue"],
+    ["status"],
+    ["cancel"],
+    ["dead"],
+    ["dead", "groups"],
+    ["dead", "retry"],
+    ["stats"],
+    ["maintain"],
+    ["version"],
+    ["tenants"],
+    ["policy"],
+    ["policy", "set"],
+    ["policy", "delete"],
+    ["policy", "list"],
+    ["key-limit"],
+    ["key-limit", "set"],
+    ["key-limit", "delete"],
+    ["queue"],
+    ["queue", "fair"],
 ]
 GROUPS = (["dead"], ["policy"], ["key-limit"], ["queue"])
 
@@ -78,8 +97,21 @@ def test_help_works_everywhere(command: list[str], flag: str) -> None:
 
 def test_top_level_help_lists_every_command() -> None:
     result = run("--help")
-    for name in ("install", "worker", "enqueue", "status", "cancel", "dead", "stats", "maintain", "version",
-                 "tenants", "policy", "key-limit", "queue"):
+    for name in (
+        "install",
+        "worker",
+        "enqueue",
+        "status",
+        "cancel",
+        "dead",
+        "stats",
+        "maintain",
+        "version",
+        "tenants",
+        "policy",
+        "key-limit",
+        "queue",
+    ):
         assert f"\n  {name} " in result.stdout
 
 
@@ -133,6 +165,7 @@ def test_unknown_command_and_missing_argument_are_usage_errors() -> None:
 
 # -- install, version, maintain ---------------------------------------------------------
 
+
 def test_install_twice_prints_the_version(db: psycopg.Connection, dsn: str) -> None:
     version = db.execute("select jq.jq_version()").fetchone()[0]
     db.execute("drop schema jq cascade")
@@ -177,6 +210,7 @@ def test_maintain_prints_its_json(dsn: str) -> None:
 
 # -- enqueue and status ------------------------------------------------------------------
 
+
 def test_enqueue_then_status_shows_queued(db: psycopg.Connection, dsn: str) -> None:
     result = run("enqueue", "send_welcome_email", "--payload", '{"user_id": 42}', "--dsn", dsn)
     assert result.exit_code == 0, result.output
@@ -200,9 +234,25 @@ def test_enqueue_then_status_shows_queued(db: psycopg.Connection, dsn: str) -> N
 
 
 def test_enqueue_options_reach_the_job(db: psycopg.Connection, dsn: str) -> None:
-    result = run("enqueue", "report", "--payload", '{"month": "2026-10"}', "--queue", "bulk",
-                 "--priority", "-5", "--run-at", "2099-01-01T09:00:00+02:00", "--max-attempts", "3",
-                 "--tenant", "acme", "--dsn", dsn, "--json")
+    result = run(
+        "enqueue",
+        "report",
+        "--payload",
+        '{"month": "2026-10"}',
+        "--queue",
+        "bulk",
+        "--priority",
+        "-5",
+        "--run-at",
+        "2099-01-01T09:00:00+02:00",
+        "--max-attempts",
+        "3",
+        "--tenant",
+        "acme",
+        "--dsn",
+        dsn,
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["status"] == "scheduled" and out["duplicate"] is False
@@ -238,13 +288,15 @@ def test_enqueue_with_the_same_key_twice_is_a_duplicate(db: psycopg.Connection, 
     assert job_count(db) == 1
 
 
-@pytest.mark.parametrize("payload, message", [
-    ("{user_id: 42}", "error: --payload is not valid JSON: "),
-    ('{"a": 1', "error: --payload is not valid JSON: "),
-    ("[1, 2]", "error: --payload must be a JSON object, not list"),
-])
-def test_enqueue_with_bad_payload_inserts_nothing(db: psycopg.Connection, dsn: str, payload: str,
-                                                  message: str) -> None:
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ("{user_id: 42}", "error: --payload is not valid JSON: "),
+        ('{"a": 1', "error: --payload is not valid JSON: "),
+        ("[1, 2]", "error: --payload must be a JSON object, not list"),
+    ],
+)
+def test_enqueue_with_bad_payload_inserts_nothing(db: psycopg.Connection, dsn: str, payload: str, message: str) -> None:
     result = run("enqueue", "x", "--payload", payload, "--dsn", dsn)
     assert result.exit_code == 2
     assert result.stdout == ""
@@ -264,16 +316,23 @@ def test_enqueue_with_bad_priority_reports_the_sqlstate(db: psycopg.Connection, 
     assert job_count(db) == 0
 
 
-@pytest.mark.parametrize("args, code, message", [
-    (["--max-attempts", "0"], 1, "error: max_attempts 0 is out of range (22023)"),
-    (["--queue", ""], 1, "error: queue ''"),
-    (["--priority", "high"], 2, "error: Invalid value for '--priority'"),
-    (["--run-at", "tomorrow"], 2, "error: Invalid value for '--run-at': 'tomorrow' is not an ISO 8601 timestamp"),
-    (["--run-at", "2099-01-01T09:00:00"], 2,
-     "error: Invalid value for '--run-at': '2099-01-01T09:00:00' has no UTC offset"),
-])
-def test_enqueue_rejects_bad_arguments_in_one_line(db: psycopg.Connection, dsn: str, args: list[str], code: int,
-                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--max-attempts", "0"], 1, "error: max_attempts 0 is out of range (22023)"),
+        (["--queue", ""], 1, "error: queue ''"),
+        (["--priority", "high"], 2, "error: Invalid value for '--priority'"),
+        (["--run-at", "tomorrow"], 2, "error: Invalid value for '--run-at': 'tomorrow' is not an ISO 8601 timestamp"),
+        (
+            ["--run-at", "2099-01-01T09:00:00"],
+            2,
+            "error: Invalid value for '--run-at': '2099-01-01T09:00:00' has no UTC offset",
+        ),
+    ],
+)
+def test_enqueue_rejects_bad_arguments_in_one_line(
+    db: psycopg.Connection, dsn: str, args: list[str], code: int, message: str
+) -> None:
     result = run("enqueue", "x", *args, "--dsn", dsn)
     assert result.exit_code == code, result.output
     lines = error_lines(result)
@@ -294,16 +353,17 @@ def test_status_of_an_unknown_job(dsn: str) -> None:
 
 
 def test_status_of_a_failed_job_shows_its_error(db: psycopg.Connection, dsn: str) -> None:
-    [job_id] = bury(db, "boom", ["ValueError: nope\n  File \"handlers.py\", line 3, in boom"])
+    [job_id] = bury(db, "boom", ['ValueError: nope\n  File "handlers.py", line 3, in boom'])
     result = run("status", str(job_id), "--dsn", dsn)
     assert result.exit_code == 0
     assert "status            dead" in result.stdout
     # A multi-line error is shown indented under its field.
-    assert "\n    ValueError: nope\n      File \"handlers.py\", line 3, in boom\n" in result.stdout
+    assert '\n    ValueError: nope\n      File "handlers.py", line 3, in boom\n' in result.stdout
     assert json.loads(run("status", str(job_id), "--dsn", dsn, "--json").stdout)["last_error"].startswith("ValueError")
 
 
 # -- cancel ------------------------------------------------------------------------------------
+
 
 def test_cancel(db: psycopg.Connection, dsn: str) -> None:
     queued = enqueue_id(dsn, "x")
@@ -343,6 +403,7 @@ def test_cancel(db: psycopg.Connection, dsn: str) -> None:
 
 # -- dead letters and stats ----------------------------------------------------------------------
 
+
 def test_dead_groups_and_retry(db: psycopg.Connection, dsn: str) -> None:
     bury(db, "charge_card", [f"CardDeclined: card ending 4242 declined for order 1{i}0017" for i in range(3)])
     bury(db, "charge_card", ["TimeoutError: gateway did not answer"])
@@ -356,8 +417,7 @@ def test_dead_groups_and_retry(db: psycopg.Connection, dsn: str) -> None:
     assert rows[0].split()[:2] == ["charge_card", "3"]  # largest group first
     assert "CardDeclined: card ending ? declined for order ?" in rows[0]
 
-    groups = json.loads(run("dead", "groups", "--type", "charge_card", "--since", "1h", "--dsn", dsn,
-                            "--json").stdout)
+    groups = json.loads(run("dead", "groups", "--type", "charge_card", "--since", "1h", "--dsn", dsn, "--json").stdout)
     assert [(g["type"], g["count"]) for g in groups] == [("charge_card", 3), ("charge_card", 1)]
     assert run("dead", "groups", "--since", "2999-01-01T00:00:00Z", "--dsn", dsn).stdout.strip() == "no dead jobs"
 
@@ -409,6 +469,7 @@ def test_stats(db: psycopg.Connection, dsn: str) -> None:
 
 # -- real processes -------------------------------------------------------------------------------
 
+
 def _subprocess_env(dsn: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
@@ -426,16 +487,22 @@ def _console_script() -> str | None:
 def test_console_script_in_a_subprocess(db: psycopg.Connection, dsn: str) -> None:
     exe = _console_script()
     env = _subprocess_env(dsn)
-    done = subprocess.run([exe, "enqueue", "from_subprocess", "--payload", '{"n": 1}'], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [exe, "enqueue", "from_subprocess", "--payload", '{"n": 1}'],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     job_id, state = done.stdout.split()
     assert state == "queued"
     shown = subprocess.run([exe, "status", job_id, "--json"], env=env, capture_output=True, text=True, timeout=60)
     assert json.loads(shown.stdout)["type"] == "from_subprocess"
 
-    bad = subprocess.run([exe, "enqueue", "x", "--priority", "99999"], env=env, capture_output=True, text=True,
-                         timeout=60)
+    bad = subprocess.run(
+        [exe, "enqueue", "x", "--priority", "99999"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert bad.returncode == 1
     assert bad.stdout == ""
     assert bad.stderr.splitlines()[0] == "error: priority 99999 is out of range (22023)"
@@ -449,12 +516,14 @@ def test_console_script_in_a_subprocess(db: psycopg.Connection, dsn: str) -> Non
 def test_python_dash_m_in_a_subprocess(db: psycopg.Connection, dsn: str) -> None:
     env = _subprocess_env(None)
     base = [sys.executable, "-m", "pyjq.cli"]
-    done = subprocess.run([*base, "enqueue", "via_m", "--dsn", dsn], env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [*base, "enqueue", "via_m", "--dsn", dsn], env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[1] == "queued"
-    bad = subprocess.run([*base, "enqueue", "x", "--payload", "{nope", "--dsn", dsn], env=env,
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [*base, "enqueue", "x", "--payload", "{nope", "--dsn", dsn], env=env, capture_output=True, text=True, timeout=60
+    )
     assert bad.returncode == 2
     assert len(bad.stderr.splitlines()) == 1 and bad.stderr.startswith("error: --payload is not valid JSON")
     assert job_count(db) == 1
@@ -465,19 +534,29 @@ def test_python_dash_m_in_a_subprocess(db: psycopg.Connection, dsn: str) -> None
 _HIDE_CLICK = "import sys; sys.modules['click'] = None; "
 
 
-@pytest.mark.parametrize("code", [
-    "from pyjq.cli import main; main()",  # what the console script runs
-    "import runpy; runpy.run_module('pyjq.cli', run_name='__main__')",  # python -m pyjq.cli
-], ids=["entry-point", "python-m"])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from pyjq.cli import main; main()",  # what the console script runs
+        "import runpy; runpy.run_module('pyjq.cli', run_name='__main__')",  # python -m pyjq.cli
+    ],
+    ids=["entry-point", "python-m"],
+)
 def test_without_click_the_command_says_to_install_the_cli_extra(code: str) -> None:
-    result = subprocess.run([sys.executable, "-c", _HIDE_CLICK + code, "stats"], env=_subprocess_env(None),
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", _HIDE_CLICK + code, "stats"],
+        env=_subprocess_env(None),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
     assert result.stderr == "error: the pyjq command needs click: pip install 'pyjq[cli]'\n"
 
 
 # -- pyjq worker ----------------------------------------------------------------------------------
+
 
 def _pyjq_command() -> list[str]:
     """The installed console script when there is one, else python -m pyjq.cli."""
@@ -494,12 +573,15 @@ def _job_status(db: psycopg.Connection, job_id: UUID | str) -> str | None:
     return row[0] if row else None
 
 
-@pytest.mark.parametrize("target, message", [
-    ("no_colon_here", "error: Invalid value for 'MODULE:ATTR': 'no_colon_here' is not MODULE:ATTR"),
-    ("pyjq_cli_no_such_module:worker", "error: cannot import module 'pyjq_cli_no_such_module'"),
-    ("json:no_such_attr", "error: module 'json' has no attribute 'no_such_attr'"),
-    ("json:__name__", "error: json:__name__ is a str, not a pyjq.Worker"),
-])
+@pytest.mark.parametrize(
+    "target, message",
+    [
+        ("no_colon_here", "error: Invalid value for 'MODULE:ATTR': 'no_colon_here' is not MODULE:ATTR"),
+        ("pyjq_cli_no_such_module:worker", "error: cannot import module 'pyjq_cli_no_such_module'"),
+        ("json:no_such_attr", "error: module 'json' has no attribute 'no_such_attr'"),
+        ("json:__name__", "error: json:__name__ is a str, not a pyjq.Worker"),
+    ],
+)
 def test_worker_with_a_bad_target_is_a_usage_error(dsn: str, target: str, message: str) -> None:
     result = run("worker", target, "--dsn", dsn)
     assert result.exit_code == 2, result.output
@@ -513,8 +595,9 @@ def test_worker_rejects_bad_queue_option(dsn: str) -> None:
         assert error_lines(result)[0].startswith("error: Invalid value for '--queue'")
 
 
-def test_worker_module_that_fails_to_import_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                       dsn: str) -> None:
+def test_worker_module_that_fails_to_import_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dsn: str
+) -> None:
     _write_module(tmp_path, "pyjq_cli_broken_jobs", "raise RuntimeError('settings missing')\n")
     monkeypatch.chdir(tmp_path)
     result = run("worker", "pyjq_cli_broken_jobs:worker", "--dsn", dsn)
@@ -523,36 +606,48 @@ def test_worker_module_that_fails_to_import_is_one_line(tmp_path: Path, monkeypa
     assert lines[0] == "error: importing 'pyjq_cli_broken_jobs' failed: RuntimeError: settings missing"
 
 
-def test_worker_built_for_another_database_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      dsn: str) -> None:
-    _write_module(tmp_path, "pyjq_cli_elsewhere_jobs", """
+def test_worker_built_for_another_database_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dsn: str
+) -> None:
+    _write_module(
+        tmp_path,
+        "pyjq_cli_elsewhere_jobs",
+        """
         import pyjq
         worker = pyjq.Worker("host=127.0.0.1 dbname=somewhere_else")
-    """)
+    """,
+    )
     monkeypatch.chdir(tmp_path)
     result = run("worker", "pyjq_cli_elsewhere_jobs:worker", "--dsn", dsn)
     assert result.exit_code == 2
     assert error_lines(result)[0] == (
-        "error: the worker pyjq_cli_elsewhere_jobs:worker was built with a different dsn than --dsn")
+        "error: the worker pyjq_cli_elsewhere_jobs:worker was built with a different dsn than --dsn"
+    )
 
 
 def test_worker_without_handlers_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, dsn: str) -> None:
-    _write_module(tmp_path, "pyjq_cli_empty_jobs", """
+    _write_module(
+        tmp_path,
+        "pyjq_cli_empty_jobs",
+        """
         import os, pyjq
         worker = pyjq.Worker(os.environ["DATABASE_URL"])
-    """)
+    """,
+    )
     monkeypatch.chdir(tmp_path)
     result = run("worker", "pyjq_cli_empty_jobs:worker", "--dsn", dsn)
     assert result.exit_code == 1
     assert error_lines(result)[0].startswith("error: RuntimeError: no handlers registered")
 
 
-def test_worker_subprocess_runs_jobs_and_exits_0_on_sigterm(db: psycopg.Connection, dsn: str,
-                                                            tmp_path: Path) -> None:
+def test_worker_subprocess_runs_jobs_and_exits_0_on_sigterm(db: psycopg.Connection, dsn: str, tmp_path: Path) -> None:
     """The module builds its Worker from DATABASE_URL, which --dsn sets."""
     import signal
 
-    _write_module(tmp_path, "cli_jobs", """
+    _write_module(
+        tmp_path,
+        "cli_jobs",
+        """
         import os, pathlib, pyjq
         worker = pyjq.Worker(os.environ["DATABASE_URL"], queues={"default": 2}, poll_interval=0.2,
                              shutdown_grace=5)
@@ -560,11 +655,17 @@ def test_worker_subprocess_runs_jobs_and_exits_0_on_sigterm(db: psycopg.Connecti
         @worker.handler("touch")
         def touch(job):
             pathlib.Path(job.payload["path"]).write_text(str(job.id))
-    """)
+    """,
+    )
     ids = [enqueue_id(dsn, "touch", "--payload", json.dumps({"path": str(tmp_path / f"out{i}")})) for i in range(3)]
-    proc = subprocess.Popen([*_pyjq_command(), "worker", "cli_jobs:worker", "--dsn", dsn, "--queue", "default=3"],
-                            cwd=tmp_path,
-                            env=_subprocess_env(None), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*_pyjq_command(), "worker", "cli_jobs:worker", "--dsn", dsn, "--queue", "default=3"],
+        cwd=tmp_path,
+        env=_subprocess_env(None),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         _wait_for(lambda: all(_job_status(db, i) == "succeeded" for i in ids), what="the jobs to succeed")
         for i, job_id in enumerate(ids):
@@ -586,7 +687,10 @@ def test_worker_factory_gets_dsn_and_queue_override(db: psycopg.Connection, dsn:
     """ATTR may be a function; it is given dsn= and queues= (from DATABASE_URL and --queue)."""
     import signal
 
-    _write_module(tmp_path, "cli_factory_jobs", """
+    _write_module(
+        tmp_path,
+        "cli_factory_jobs",
+        """
         import pyjq
 
         def make(dsn, queues=None):
@@ -597,12 +701,17 @@ def test_worker_factory_gets_dsn_and_queue_override(db: psycopg.Connection, dsn:
                 return None
 
             return worker
-    """)
+    """,
+    )
     job_id = enqueue_id(dsn, "ping", "--queue", "special")
-    proc = subprocess.Popen([*_pyjq_command(), "worker", "cli_factory_jobs:make", "--queue", "special=3",
-                             "--log-level", "debug"],
-                            cwd=tmp_path, env=_subprocess_env(dsn), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*_pyjq_command(), "worker", "cli_factory_jobs:make", "--queue", "special=3", "--log-level", "debug"],
+        cwd=tmp_path,
+        env=_subprocess_env(dsn),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         _wait_for(lambda: _job_status(db, job_id) == "succeeded", what="the job to succeed")
         proc.send_signal(signal.SIGTERM)

@@ -17,8 +17,12 @@ def _claim_all(dsn: str, worker: str, batch: int) -> list[str]:
     claimed: list[str] = []
     with psycopg.connect(dsn, autocommit=True) as conn:
         while True:
-            ids = [r[0] for r in conn.execute(
-                "select id from jq.jq_claim(%s, %s, %s, interval '5 minutes')", ["default", worker, batch])]
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    "select id from jq.jq_claim(%s, %s, %s, interval '5 minutes')", ["default", worker, batch]
+                )
+            ]
             if not ids:
                 return claimed
             claimed.extend(str(i) for i in ids)
@@ -50,7 +54,8 @@ def test_expired_lease_is_reclaimed_and_the_late_completion_is_refused(db, conne
     # The second worker's clock is 31 s later: the first lease has expired.
     second.execute("select set_config('jq.now', (now() + interval '31 seconds')::text, false)")
     rows = second.execute(
-        "select id, attempts from jq.jq_claim('default', 'second', 1, interval '30 seconds')").fetchall()
+        "select id, attempts from jq.jq_claim('default', 'second', 1, interval '30 seconds')"
+    ).fetchall()
     assert rows == [(job.job_id, 2)], "the expired lease was not reclaimed (with the attempt counted)"
 
     late = first.execute("select * from jq.jq_complete(array[%s]::uuid[], 'first')", [job.job_id]).fetchall()
@@ -108,7 +113,8 @@ def test_one_idempotency_key_from_two_connections_makes_one_job(db, connect, fir
 
     result: dict[str, pyjq.EnqueueResult] = {}
     racer = threading.Thread(
-        target=lambda: result.setdefault("b", pyjq.enqueue(b, "charge_card", {"n": 2}, idempotency_key="order-7")))
+        target=lambda: result.setdefault("b", pyjq.enqueue(b, "charge_card", {"n": 2}, idempotency_key="order-7"))
+    )
     racer.start()
     racer.join(0.5)
     assert racer.is_alive(), "the second enqueue did not wait for the first transaction"

@@ -16,8 +16,9 @@ def test_the_demo_story_accounts_for_every_job(db, dsn):
 
     assert summary["accounted_for"], summary
     size = DemoSize.short()
-    assert summary["jobs"] == (size.bulk_jobs + size.password_resets + size.signups + size.invoices
-                               + size.charges + size.webhooks)
+    assert summary["jobs"] == (
+        size.bulk_jobs + size.password_resets + size.signups + size.invoices + size.charges + size.webhooks
+    )
     assert summary["by_type"]["deliver_webhook"] == {"succeeded": size.webhooks}  # dead, then retried
     payments = summary["payments"]
     assert payments["charges"] == payments["charge_jobs"] == size.charges

@@ -66,8 +66,9 @@ class Sampler(threading.Thread):
             self.error = exc
 
 
-def claim_until_done(dsn: str, worker: str, remaining: Callable[[psycopg.Connection], int],
-                     deadline: float, limit: int = 2) -> list[UUID]:
+def claim_until_done(
+    dsn: str, worker: str, remaining: Callable[[psycopg.Connection], int], deadline: float, limit: int = 2
+) -> list[UUID]:
     """One claimer on its own connection: claim, hold each job a few ms, complete; until
     remaining() is 0. Returns the ids it claimed."""
     claimed: list[UUID] = []
@@ -124,8 +125,10 @@ def assert_each_done_once(db: psycopg.Connection, expected: list[UUID], claimed:
     twice = [job_id for job_id, c in counts.items() if c > 1]
     assert not twice, f"{len(twice)} jobs were claimed more than once"
     assert set(counts) == set(expected), "claimed jobs differ from the enqueued ones"
-    succeeded = db.execute("select count(*), count(distinct id) from jq.job_history"
-                           " where status = 'succeeded' and id = any(%s)", [expected]).fetchone()
+    succeeded = db.execute(
+        "select count(*), count(distinct id) from jq.job_history where status = 'succeeded' and id = any(%s)",
+        [expected],
+    ).fetchone()
     assert succeeded == (len(expected), len(expected))
     assert db.execute("select count(*) from jq.jobs where id = any(%s)", [expected]).fetchone()[0] == 0
 
@@ -159,9 +162,12 @@ def test_concurrency_key_cap_holds_under_eight_concurrent_claimers(db, dsn, limi
     other_type = enqueue_n(db, 30, type="other", concurrency_key="acct-1")
     unkeyed = enqueue_n(db, 40, type="sync_account")
 
-    sampler = Sampler(dsn, "select max(n) from (select count(*) as n from jq.jobs where status = 'processing'"
-                           " and type = 'sync_account' and concurrency_key is not null"
-                           " group by concurrency_key) per_key")
+    sampler = Sampler(
+        dsn,
+        "select max(n) from (select count(*) as n from jq.jobs where status = 'processing'"
+        " and type = 'sync_account' and concurrency_key is not null"
+        " group by concurrency_key) per_key",
+    )
     other = Sampler(dsn, "select count(*) from jq.jobs where status = 'processing' and type = 'other'")
     other.start()
     try:
@@ -201,8 +207,12 @@ def test_concurrency_key_exactly(db):
     enqueue_n(db, 2, type="other", concurrency_key="k1")
 
     def running() -> dict[tuple[str, str], int]:
-        return {(t, k): n for t, k, n in db.execute(
-            "select type, concurrency_key, count(*) from jq.jobs where status = 'processing' group by 1, 2")}
+        return {
+            (t, k): n
+            for t, k, n in db.execute(
+                "select type, concurrency_key, count(*) from jq.jobs where status = 'processing' group by 1, 2"
+            )
+        }
 
     assert len(claim(db, 10)) == 3  # fewer rows than the limit: the rest waits for its key
     assert running() == {("sync", "k1"): 1, ("sync", "k2"): 1, ("other", "k1"): 1}
@@ -237,8 +247,9 @@ def drain_workers(dsn: str, recorder: Recorder, slots: list[int]) -> list[pyjq.R
     """Run one Worker per entry of slots, concurrently, until the queue is drained."""
     workers = []
     for n, count in enumerate(slots):
-        w = pyjq.Worker(dsn, queues={"default": count}, name=f"fair-{n}", schedules=False,
-                        maintain_interval=None, poll_interval=0.5)
+        w = pyjq.Worker(
+            dsn, queues={"default": count}, name=f"fair-{n}", schedules=False, maintain_interval=None, poll_interval=0.5
+        )
         w.add_handler("work", recorder)
         workers.append(w)
 
@@ -259,10 +270,12 @@ def test_small_tenants_are_not_stuck_behind_a_big_backlog(db, dsn):
 
     order = recorder.order
     last_small = max(i for i, (tenant, _) in enumerate(order) if tenant != "A")
-    a_before = sum(1 for tenant, _ in order[:last_small + 1] if tenant == "A")
+    a_before = sum(1 for tenant, _ in order[: last_small + 1] if tenant == "A")
     print(f"B..K (200 jobs) all handled after {last_small + 1} jobs, {a_before} of them A's")
-    assert a_before < 1000, (f"{a_before} of A's 2000 jobs ran before B..K's 200 were all handled: "
-                             "the small tenants waited behind A's backlog")
+    assert a_before < 1000, (
+        f"{a_before} of A's 2000 jobs ran before B..K's 200 were all handled: "
+        "the small tenants waited behind A's backlog"
+    )
     # Exactly once, nothing lost.
     assert sum(s.succeeded for s in summaries) == 2200
     assert_each_done_once(db, a_ids + small_ids, [job_id for _, job_id in order])
@@ -297,8 +310,7 @@ def test_worker_claims_capped_jobs_when_the_cap_frees_not_at_its_next_poll(db, d
     else:
         ids = enqueue_n(db, 12, concurrency_key="account:7")
     recorder = Recorder(pause=0.01)
-    worker = pyjq.Worker(dsn, queues={"default": 10}, poll_interval=60.0, schedules=False,
-                         maintain_interval=None)
+    worker = pyjq.Worker(dsn, queues={"default": 10}, poll_interval=60.0, schedules=False, maintain_interval=None)
     worker.add_handler("work", recorder)
 
     async def main() -> int:
@@ -364,16 +376,21 @@ def test_enqueue_async_with_a_concurrency_key(dsn, db):
 
 def test_policy_wrappers_round_trip(db):
     assert pyjq.tenant_policy_set(db, "default", "acme", weight=3, max_running=10) == pyjq.TenantPolicy(
-        queue="default", tenant="acme", weight=3, max_running=10)
+        queue="default", tenant="acme", weight=3, max_running=10
+    )
     assert pyjq.tenant_policy_set(db, "*", "*", max_running=50) == pyjq.TenantPolicy(
-        queue="*", tenant="*", weight=None, max_running=50)
+        queue="*", tenant="*", weight=None, max_running=50
+    )
     assert pyjq.tenant_policy_set(db, "default", None, weight=2).tenant is None
     # Upsert: the row is replaced, a field not given is cleared.
     assert pyjq.tenant_policy_set(db, "default", "acme", weight=5).max_running is None
 
     rows = pyjq.tenant_policies(db)
     assert [(r.queue, r.tenant, r.weight, r.max_running) for r in rows] == [
-        ("*", "*", None, 50), ("default", None, 2, None), ("default", "acme", 5, None)]
+        ("*", "*", None, 50),
+        ("default", None, 2, None),
+        ("default", "acme", 5, None),
+    ]
     assert all(r.updated_at is not None for r in rows)
 
     assert pyjq.tenant_policy_delete(db, "default", None) is True
@@ -398,30 +415,41 @@ def test_tenants_shows_counts_and_the_policy_in_force(db):
     assert (none.ready, none.weight, none.max_running) == (2, 1, 7)
     assert rows[("other", "zed")].running == 1
     assert {f.name for f in dataclasses.fields(acme)} == {
-        "queue", "tenant", "ready", "scheduled", "running", "weight", "max_running", "served"}
+        "queue",
+        "tenant",
+        "ready",
+        "scheduled",
+        "running",
+        "weight",
+        "max_running",
+        "served",
+    }
     assert [r.queue for r in pyjq.tenants(db, "other")] == ["other"]
     assert pyjq.tenants(db, "nope") == []
 
 
-@pytest.mark.parametrize("call, error, sqlstate", [
-    (lambda db: pyjq.tenant_policy_set(db, "default", "acme", weight=0), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.tenant_policy_set(db, "default", "acme", weight=1001), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.tenant_policy_set(db, "default", "acme", max_running=-1), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.tenant_policy_set(db, "default", "acme"), pyjq.MissingArgument, "22004"),
-    (lambda db: pyjq.tenant_policy_set(db, "no spaces", "acme", weight=1), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.tenant_policy_set(db, "q" * 65, "acme", weight=1), pyjq.ValueTooLong, "22001"),
-    (lambda db: pyjq.tenant_policy_set(db, "default", " ", weight=1), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.tenant_policy_set(db, "default", "t" * 129, weight=1), pyjq.ValueTooLong, "22001"),
-    (lambda db: pyjq.key_limit_set(db, "sync", 0), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.key_limit_set(db, "sync", None), pyjq.MissingArgument, "22004"),
-    (lambda db: pyjq.key_limit_set(db, None, 2), pyjq.MissingArgument, "22004"),
-    (lambda db: pyjq.key_limit_set(db, " ", 2), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.key_limit_set(db, "t" * 129, 2), pyjq.ValueTooLong, "22001"),
-    (lambda db: pyjq.key_limit_delete(db, None), pyjq.MissingArgument, "22004"),
-    (lambda db: pyjq.queue_set_fair(db, "default", None), pyjq.MissingArgument, "22004"),
-    (lambda db: pyjq.queue_set_fair(db, "*", True), pyjq.InvalidArgument, "22023"),
-    (lambda db: pyjq.queue_set_fair(db, "q" * 65, True), pyjq.ValueTooLong, "22001"),
-])
+@pytest.mark.parametrize(
+    "call, error, sqlstate",
+    [
+        (lambda db: pyjq.tenant_policy_set(db, "default", "acme", weight=0), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.tenant_policy_set(db, "default", "acme", weight=1001), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.tenant_policy_set(db, "default", "acme", max_running=-1), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.tenant_policy_set(db, "default", "acme"), pyjq.MissingArgument, "22004"),
+        (lambda db: pyjq.tenant_policy_set(db, "no spaces", "acme", weight=1), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.tenant_policy_set(db, "q" * 65, "acme", weight=1), pyjq.ValueTooLong, "22001"),
+        (lambda db: pyjq.tenant_policy_set(db, "default", " ", weight=1), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.tenant_policy_set(db, "default", "t" * 129, weight=1), pyjq.ValueTooLong, "22001"),
+        (lambda db: pyjq.key_limit_set(db, "sync", 0), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.key_limit_set(db, "sync", None), pyjq.MissingArgument, "22004"),
+        (lambda db: pyjq.key_limit_set(db, None, 2), pyjq.MissingArgument, "22004"),
+        (lambda db: pyjq.key_limit_set(db, " ", 2), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.key_limit_set(db, "t" * 129, 2), pyjq.ValueTooLong, "22001"),
+        (lambda db: pyjq.key_limit_delete(db, None), pyjq.MissingArgument, "22004"),
+        (lambda db: pyjq.queue_set_fair(db, "default", None), pyjq.MissingArgument, "22004"),
+        (lambda db: pyjq.queue_set_fair(db, "*", True), pyjq.InvalidArgument, "22023"),
+        (lambda db: pyjq.queue_set_fair(db, "q" * 65, True), pyjq.ValueTooLong, "22001"),
+    ],
+)
 def test_bad_input_raises_the_mapped_exception(db, call, error, sqlstate):
     with pytest.raises(error) as exc:
         call(db)
@@ -467,8 +495,11 @@ def test_cli_policy_set_list_delete(db, dsn):
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0].split() == ["QUEUE", "TENANT", "WEIGHT", "MAX", "RUNNING", "UPDATED"]
-    assert [line.split()[:4] for line in lines[1:]] == [["*", "-", "-", "0"], ["default", "-", "2", "-"],
-                                                        ["default", "acme", "3", "10"]]
+    assert [line.split()[:4] for line in lines[1:]] == [
+        ["*", "-", "-", "0"],
+        ["default", "-", "2", "-"],
+        ["default", "acme", "3", "10"],
+    ]
     listed = json.loads(run("policy", "list", "--dsn", dsn, "--json").stdout)
     assert [(p["queue"], p["tenant"]) for p in listed] == [("*", None), ("default", None), ("default", "acme")]
 
@@ -502,7 +533,9 @@ def test_cli_key_limit_and_queue_fair(db, dsn):
     assert r.exit_code == 0, r.output
     assert r.stdout.strip() == "key limit of type sync: at most 2 running per concurrency key"
     assert json.loads(run("key-limit", "set", "sync", "4", "--dsn", dsn, "--json").stdout) == {
-        "type": "sync", "max_running": 4}
+        "type": "sync",
+        "max_running": 4,
+    }
     r = run("key-limit", "set", "sync", "0", "--dsn", dsn)
     assert r.exit_code == 1 and r.stderr.startswith("error: max_running 0 is out of range (22023)")
     assert run("key-limit", "delete", "sync", "--dsn", dsn).exit_code == 0
@@ -513,7 +546,9 @@ def test_cli_key_limit_and_queue_fair(db, dsn):
     assert r.exit_code == 0 and r.stdout.strip() == "queue bulk: fair claiming off (plain FIFO)"
     assert db.execute("select fair from jq.queue_settings where queue = 'bulk'").fetchone()[0] is False
     assert json.loads(run("queue", "fair", "bulk", "ON", "--dsn", dsn, "--json").stdout) == {
-        "queue": "bulk", "fair": True}
+        "queue": "bulk",
+        "fair": True,
+    }
     assert run("queue", "fair", "bulk", "maybe", "--dsn", dsn).exit_code == 2
     r = run("queue", "fair", "*", "on", "--dsn", dsn)
     assert r.exit_code == 1 and "(22023)" in r.stderr
@@ -524,7 +559,9 @@ def test_cli_enqueue_concurrency_key_and_tenants(db, dsn):
     assert r.exit_code == 0, r.output
     job_id = json.loads(r.stdout)["job_id"]
     assert db.execute("select tenant, concurrency_key from jq.jobs where id = %s", [job_id]).fetchone() == (
-        "acme", "acct-1")
+        "acme",
+        "acct-1",
+    )
     r = run("enqueue", "sync", "--concurrency-key", "", "--dsn", dsn)
     assert r.exit_code == 1 and "(22023)" in r.stderr
     run("enqueue", "sync", "--queue", "other", "--dsn", dsn)
@@ -532,12 +569,33 @@ def test_cli_enqueue_concurrency_key_and_tenants(db, dsn):
     r = run("tenants", "--dsn", dsn)
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
-    assert lines[0].split() == ["QUEUE", "TENANT", "READY", "SCHEDULED", "RUNNING", "WEIGHT", "MAX", "RUNNING",
-                                "SERVED"]
-    assert [line.split() for line in lines[1:]] == [["default", "acme", "1", "0", "0", "1", "-", "0"],
-                                                    ["other", "-", "1", "0", "0", "1", "-", "0"]]
+    assert lines[0].split() == [
+        "QUEUE",
+        "TENANT",
+        "READY",
+        "SCHEDULED",
+        "RUNNING",
+        "WEIGHT",
+        "MAX",
+        "RUNNING",
+        "SERVED",
+    ]
+    assert [line.split() for line in lines[1:]] == [
+        ["default", "acme", "1", "0", "0", "1", "-", "0"],
+        ["other", "-", "1", "0", "0", "1", "-", "0"],
+    ]
     only = json.loads(run("tenants", "--queue", "other", "--dsn", dsn, "--json").stdout)
-    assert only == [{"queue": "other", "tenant": None, "ready": 1, "scheduled": 0, "running": 0, "weight": 1,
-                     "max_running": None, "served": 0}]
+    assert only == [
+        {
+            "queue": "other",
+            "tenant": None,
+            "ready": 1,
+            "scheduled": 0,
+            "running": 0,
+            "weight": 1,
+            "max_running": None,
+            "served": 0,
+        }
+    ]
     r = run("tenants", "--queue", "nope", "--dsn", dsn)
     assert r.exit_code == 0 and r.stdout.strip() == "no live jobs in queue nope"

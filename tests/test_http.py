@@ -45,9 +45,14 @@ PRODUCER = {"Authorization": "Bearer producer-token-0123456789"}
 ADMIN = {"Authorization": "Bearer admin-token-0123456789"}
 
 # The API block of REQUIREMENTS.txt, verbatim.
-INVOICE_JOB = {"type": "generate_invoice_pdf", "payload": {"invoiceId": "inv_7731"},
-               "runAt": "2026-11-01T00:05:00+05:30", "priority": 1,
-               "maxAttempts": 8, "idempotencyKey": "invoice-pdf:inv_7731"}
+INVOICE_JOB = {
+    "type": "generate_invoice_pdf",
+    "payload": {"invoiceId": "inv_7731"},
+    "runAt": "2026-11-01T00:05:00+05:30",
+    "priority": 1,
+    "maxAttempts": 8,
+    "idempotencyKey": "invoice-pdf:inv_7731",
+}
 DAILY_DIGEST = {"cron": "0 8 * * *", "timezone": "Asia/Kolkata", "type": "send_daily_digest", "jitterSeconds": 600}
 RETRY_WEBHOOKS = {"type": "deliver_webhook", "error": "HTTP 503", "since": "2026-10-18T06:00:00Z"}
 # jq's clock for the examples: before the invoice's runAt, after the retry's since.
@@ -55,6 +60,7 @@ EXAMPLE_NOW = "2026-10-20T09:00:00Z"
 
 
 # -- fixtures and helpers --------------------------------------------------------------
+
 
 @pytest.fixture
 def app(dsn: str):
@@ -121,8 +127,9 @@ def claim(db: psycopg.Connection, queue: str = "default", worker: str = "w1") ->
 
 
 def fail(db: psycopg.Connection, job_id: UUID, error: str, worker: str = "w1", retry_in: str | None = None) -> str:
-    return db.execute("select status from jq.jq_fail(%s, %s, %s, %s::interval)",
-                      [job_id, worker, error, retry_in]).fetchone()[0]
+    return db.execute(
+        "select status from jq.jq_fail(%s, %s, %s, %s::interval)", [job_id, worker, error, retry_in]
+    ).fetchone()[0]
 
 
 def make_dead(db: psycopg.Connection, type_: str, error: str, n: int = 1, queue: str = "default") -> list[UUID]:
@@ -135,6 +142,7 @@ def make_dead(db: psycopg.Connection, type_: str, error: str, n: int = 1, queue:
 
 
 # -- POST /jobs ------------------------------------------------------------------------
+
 
 def test_enqueue_example_verbatim_201_then_duplicate_200(example_client: TestClient):
     first = example_client.post("/jobs", json=INVOICE_JOB, headers=PRODUCER)
@@ -151,8 +159,9 @@ def test_enqueue_example_verbatim_201_then_duplicate_200(example_client: TestCli
 
 def test_enqueue_run_at_offset_is_honoured_exactly(example_client: TestClient, db: psycopg.Connection):
     job_id = example_client.post("/jobs", json=INVOICE_JOB, headers=PRODUCER).json()["jobId"]
-    stored = db.execute("select run_at = '2026-10-31T18:35:00Z'::timestamptz from jq.jobs where id = %s",
-                        [job_id]).fetchone()[0]
+    stored = db.execute(
+        "select run_at = '2026-10-31T18:35:00Z'::timestamptz from jq.jobs where id = %s", [job_id]
+    ).fetchone()[0]
     assert stored is True
     got = example_client.get(f"/jobs/{job_id}", headers=PRODUCER).json()
     assert got["runAt"] == "2026-10-31T18:35:00Z"
@@ -163,23 +172,34 @@ def test_enqueue_run_at_offset_is_honoured_exactly(example_client: TestClient, d
 def test_enqueue_defaults_and_every_field(client: TestClient, db: psycopg.Connection):
     r = client.post("/jobs", json={"type": "send_welcome_email"}, headers=PRODUCER)
     assert r.status_code == 201 and r.json()["status"] == "queued"
-    row = db.execute("select queue, priority, payload, tenant from jq.jobs where id = %s",
-                     [r.json()["jobId"]]).fetchone()
+    row = db.execute(
+        "select queue, priority, payload, tenant from jq.jobs where id = %s", [r.json()["jobId"]]
+    ).fetchone()
     assert row == ("default", 0, {}, None)
 
-    full = {"type": "charge_card", "payload": {"amount": 1200, "nested": {"list": [1, "two", None, True]}},
-            "priority": -3, "maxAttempts": 2, "idempotencyKey": "charge:1", "queue": "urgent", "tenant": "acme",
-            "runAt": None}
+    full = {
+        "type": "charge_card",
+        "payload": {"amount": 1200, "nested": {"list": [1, "two", None, True]}},
+        "priority": -3,
+        "maxAttempts": 2,
+        "idempotencyKey": "charge:1",
+        "queue": "urgent",
+        "tenant": "acme",
+        "runAt": None,
+    }
     r = client.post("/jobs", json=full, headers=ADMIN)  # admin may do what producers do
     assert r.status_code == 201, r.text
-    row = db.execute("select queue, priority, payload, tenant, max_attempts, idempotency_key from jq.jobs"
-                     " where id = %s", [r.json()["jobId"]]).fetchone()
+    row = db.execute(
+        "select queue, priority, payload, tenant, max_attempts, idempotency_key from jq.jobs where id = %s",
+        [r.json()["jobId"]],
+    ).fetchone()
     assert row == ("urgent", -3, full["payload"], "acme", 2, "charge:1")
 
 
 def test_enqueue_concurrency_key(client: TestClient, db: psycopg.Connection):
-    r = client.post("/jobs", json={"type": "sync_account", "tenant": "acme", "concurrencyKey": "acct-42"},
-                    headers=PRODUCER)
+    r = client.post(
+        "/jobs", json={"type": "sync_account", "tenant": "acme", "concurrencyKey": "acct-42"}, headers=PRODUCER
+    )
     assert r.status_code == 201, r.text
     row = db.execute("select type, tenant, concurrency_key from jq.jobs where id = %s", [r.json()["jobId"]]).fetchone()
     assert row == ("sync_account", "acme", "acct-42")
@@ -188,38 +208,41 @@ def test_enqueue_concurrency_key(client: TestClient, db: psycopg.Connection):
     assert db.execute("select concurrency_key from jq.jobs where id = %s", [r.json()["jobId"]]).fetchone()[0] is None
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"type": "x", "bogus": 1}, "bogus"),
-    ({"type": "x", "max_attempts": 3}, "max_attempts"),  # snake_case is an unknown field
-    ({"payload": {}}, "type"),
-    ({"type": ""}, "type"),
-    ({"type": "   "}, "type"),
-    ({"type": "x" * 129}, "type"),
-    ({"type": 5}, "type"),
-    ({"type": "x", "payload": [1, 2]}, "payload"),
-    ({"type": "x", "payload": "{}"}, "payload"),
-    ({"type": "x", "priority": "5"}, "priority"),
-    ({"type": "x", "priority": 40000}, "priority"),
-    ({"type": "x", "priority": 1.5}, "priority"),
-    ({"type": "x", "priority": True}, "priority"),
-    ({"type": "x", "maxAttempts": 0}, "maxAttempts"),
-    ({"type": "x", "maxAttempts": 1001}, "maxAttempts"),
-    ({"type": "x", "queue": "no spaces"}, "queue"),
-    ({"type": "x", "queue": "q" * 65}, "queue"),
-    ({"type": "x", "idempotencyKey": ""}, "idempotencyKey"),
-    ({"type": "x", "idempotencyKey": "k" * 256}, "idempotencyKey"),
-    ({"type": "x", "tenant": " "}, "tenant"),
-    ({"type": "x", "concurrencyKey": ""}, "concurrencyKey"),
-    ({"type": "x", "concurrencyKey": "  "}, "concurrencyKey"),
-    ({"type": "x", "concurrencyKey": "k" * 256}, "concurrencyKey"),
-    ({"type": "x", "concurrency_key": "k"}, "concurrency_key"),  # snake_case is an unknown field
-    ({"type": "x", "runAt": "2026-11-01T00:05:00"}, "runAt"),  # no offset: ambiguous
-    ({"type": "x", "runAt": "tomorrow"}, "runAt"),
-    ({"type": "x", "runAt": 1790000000}, "runAt"),
-    ({"type": "x", "runAt": "0001-01-01T00:00:00+05:00"}, "runAt"),  # before year 1 in UTC
-    ({"type": "x", "runAt": "9999-12-31T00:00:00Z"}, "runAt"),  # past jq_enqueue's range
-    ({"type": "x", "payload": {"n": float("nan")}}, "payload"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"type": "x", "bogus": 1}, "bogus"),
+        ({"type": "x", "max_attempts": 3}, "max_attempts"),  # snake_case is an unknown field
+        ({"payload": {}}, "type"),
+        ({"type": ""}, "type"),
+        ({"type": "   "}, "type"),
+        ({"type": "x" * 129}, "type"),
+        ({"type": 5}, "type"),
+        ({"type": "x", "payload": [1, 2]}, "payload"),
+        ({"type": "x", "payload": "{}"}, "payload"),
+        ({"type": "x", "priority": "5"}, "priority"),
+        ({"type": "x", "priority": 40000}, "priority"),
+        ({"type": "x", "priority": 1.5}, "priority"),
+        ({"type": "x", "priority": True}, "priority"),
+        ({"type": "x", "maxAttempts": 0}, "maxAttempts"),
+        ({"type": "x", "maxAttempts": 1001}, "maxAttempts"),
+        ({"type": "x", "queue": "no spaces"}, "queue"),
+        ({"type": "x", "queue": "q" * 65}, "queue"),
+        ({"type": "x", "idempotencyKey": ""}, "idempotencyKey"),
+        ({"type": "x", "idempotencyKey": "k" * 256}, "idempotencyKey"),
+        ({"type": "x", "tenant": " "}, "tenant"),
+        ({"type": "x", "concurrencyKey": ""}, "concurrencyKey"),
+        ({"type": "x", "concurrencyKey": "  "}, "concurrencyKey"),
+        ({"type": "x", "concurrencyKey": "k" * 256}, "concurrencyKey"),
+        ({"type": "x", "concurrency_key": "k"}, "concurrency_key"),  # snake_case is an unknown field
+        ({"type": "x", "runAt": "2026-11-01T00:05:00"}, "runAt"),  # no offset: ambiguous
+        ({"type": "x", "runAt": "tomorrow"}, "runAt"),
+        ({"type": "x", "runAt": 1790000000}, "runAt"),
+        ({"type": "x", "runAt": "0001-01-01T00:00:00+05:00"}, "runAt"),  # before year 1 in UTC
+        ({"type": "x", "runAt": "9999-12-31T00:00:00Z"}, "runAt"),  # past jq_enqueue's range
+        ({"type": "x", "payload": {"n": float("nan")}}, "payload"),
+    ],
+)
 def test_enqueue_validation_names_the_field(offline: TestClient, body: dict, field: str):
     r = offline.post("/jobs", content=json.dumps(body), headers={**PRODUCER, "content-type": "application/json"})
     error = assert_error(r, 422, "VALIDATION_ERROR", field)
@@ -232,22 +255,29 @@ def test_enqueue_payload_depth_is_bounded(offline: TestClient):
     for _ in range(80):
         node["a"] = {}
         node = node["a"]
-    assert_error(offline.post("/jobs", json={"type": "x", "payload": payload}, headers=PRODUCER),
-                 422, "VALIDATION_ERROR", "payload")
+    assert_error(
+        offline.post("/jobs", json={"type": "x", "payload": payload}, headers=PRODUCER),
+        422,
+        "VALIDATION_ERROR",
+        "payload",
+    )
     # Too deep for any JSON parser to bother: refused as unparsable, still not a 500.
     deep = '{"type": "x", "payload": ' + '{"a": ' * 5000 + "1" + "}" * 5001
     r = offline.post("/jobs", content=deep, headers={**PRODUCER, "content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] in ("INVALID_JSON", "BAD_REQUEST")
 
 
-@pytest.mark.parametrize("raw, field", [
-    ('{"type": "a\\u0000b"}', "type"),
-    ('{"type": "x", "payload": {"k": "nul \\u0000 inside"}}', "payload"),
-    ('{"type": "x", "payload": {"deep": [{"k\\u0000": 1}]}}', "payload"),
-    ('{"type": "x", "tenant": "\\u0000"}', "tenant"),
-    ('{"type": "x", "idempotencyKey": "a\\ud800b"}', "idempotencyKey"),  # unpaired surrogate
-    ('{"type": "x", "payload": {"s": "\\udfff"}}', "payload"),
-])
+@pytest.mark.parametrize(
+    "raw, field",
+    [
+        ('{"type": "a\\u0000b"}', "type"),
+        ('{"type": "x", "payload": {"k": "nul \\u0000 inside"}}', "payload"),
+        ('{"type": "x", "payload": {"deep": [{"k\\u0000": 1}]}}', "payload"),
+        ('{"type": "x", "tenant": "\\u0000"}', "tenant"),
+        ('{"type": "x", "idempotencyKey": "a\\ud800b"}', "idempotencyKey"),  # unpaired surrogate
+        ('{"type": "x", "payload": {"s": "\\udfff"}}', "payload"),
+    ],
+)
 def test_nul_and_invalid_unicode_are_400(offline: TestClient, raw: str, field: str):
     r = offline.post("/jobs", content=raw, headers={**PRODUCER, "content-type": "application/json"})
     assert_error(r, 400, "INVALID_CHARACTER", field)
@@ -288,9 +318,11 @@ def test_default_body_limit_is_one_mebibyte(dsn: str):
 
 # -- GET /jobs/{id} --------------------------------------------------------------------
 
+
 def test_status_shape_and_failed_retrying_example(client: TestClient, db: psycopg.Connection):
-    job_id = client.post("/jobs", json={"type": "generate_invoice_pdf", "maxAttempts": 8},
-                         headers=PRODUCER).json()["jobId"]
+    job_id = client.post("/jobs", json={"type": "generate_invoice_pdf", "maxAttempts": 8}, headers=PRODUCER).json()[
+        "jobId"
+    ]
     for attempt in (1, 2, 3):
         assert claim(db) == [UUID(job_id)]
         fail(db, UUID(job_id), "Timeout calling pdf-renderer after 30s", retry_in="0 seconds" if attempt < 3 else None)
@@ -298,15 +330,30 @@ def test_status_shape_and_failed_retrying_example(client: TestClient, db: psycop
     r = client.get(f"/jobs/{job_id}", headers=PRODUCER)
     assert r.status_code == 200
     body = r.json()
-    assert set(body) == {"jobId", "type", "queue", "status", "attempts", "maxAttempts", "runAt", "nextAttemptAt",
-                         "lastError", "createdAt", "finishedAt"}
+    assert set(body) == {
+        "jobId",
+        "type",
+        "queue",
+        "status",
+        "attempts",
+        "maxAttempts",
+        "runAt",
+        "nextAttemptAt",
+        "lastError",
+        "createdAt",
+        "finishedAt",
+    }
     assert body["status"] == "failed_retrying"
     assert body["attempts"] == 3
     assert body["lastError"] == "Timeout calling pdf-renderer after 30s"
     assert body["nextAttemptAt"] is not None and body["nextAttemptAt"].endswith("Z")
     assert body["finishedAt"] is None
-    assert (body["jobId"], body["type"], body["queue"], body["maxAttempts"]) == (job_id, "generate_invoice_pdf",
-                                                                                 "default", 8)
+    assert (body["jobId"], body["type"], body["queue"], body["maxAttempts"]) == (
+        job_id,
+        "generate_invoice_pdf",
+        "default",
+        8,
+    )
 
 
 def test_status_of_finished_jobs(client: TestClient, db: psycopg.Connection):
@@ -328,6 +375,7 @@ def test_status_unknown_is_404(client: TestClient):
 
 # -- POST /jobs/{id}/cancel ------------------------------------------------------------
 
+
 def test_cancel_queued_and_scheduled_200(client: TestClient, db: psycopg.Connection):
     for body in ({"type": "x"}, {"type": "x", "runAt": "2099-01-01T00:00:00Z"}):
         job_id = client.post("/jobs", json=body, headers=PRODUCER).json()["jobId"]
@@ -345,8 +393,13 @@ def test_cancel_running_is_409_job_running(client: TestClient, db: psycopg.Conne
     claim(db)
     r = client.post(f"/jobs/{job_id}/cancel", headers={**PRODUCER, "X-Request-Id": "req_5e"})
     assert r.status_code == 409
-    assert r.json() == {"error": {"code": "JOB_RUNNING", "message": "Job is running; cancellation is cooperative.",
-                                  "requestId": "req_5e"}}
+    assert r.json() == {
+        "error": {
+            "code": "JOB_RUNNING",
+            "message": "Job is running; cancellation is cooperative.",
+            "requestId": "req_5e",
+        }
+    }
     assert r.headers["x-request-id"] == "req_5e"
     assert db.execute("select cancel_requested from jq.jobs where id = %s", [job_id]).fetchone()[0] is True
 
@@ -368,6 +421,7 @@ def test_cancel_unknown_is_404(client: TestClient):
 
 # -- dead letters ----------------------------------------------------------------------
 
+
 def test_dead_letter_groups_and_retry_example(client: TestClient, db: psycopg.Connection):
     db.execute(f"set jq.now = '{EXAMPLE_NOW}'")
     make_dead(db, "deliver_webhook", "HTTP 503", n=3)
@@ -378,8 +432,10 @@ def test_dead_letter_groups_and_retry_example(client: TestClient, db: psycopg.Co
     assert r.status_code == 200
     groups = r.json()["groups"]
     assert [(g["type"], g["error"], g["count"]) for g in groups] == [
-        ("deliver_webhook", "HTTP 503", 3), ("deliver_webhook", "Timeout after 30s for ?", 2),
-        ("send_email", "SMTP 421", 1)]
+        ("deliver_webhook", "HTTP 503", 3),
+        ("deliver_webhook", "Timeout after 30s for ?", 2),
+        ("send_email", "SMTP 421", 1),
+    ]
     assert groups[0]["firstFailedAt"] == groups[0]["lastFailedAt"] == "2026-10-20T09:00:00Z"
     assert set(groups[0]) == {"type", "error", "count", "firstFailedAt", "lastFailedAt", "sampleError"}
 
@@ -399,27 +455,34 @@ def test_dead_letter_groups_and_retry_example(client: TestClient, db: psycopg.Co
     assert db.execute("select count(*) from jq.dead_jobs").fetchone()[0] == 2
 
 
-@pytest.mark.parametrize("params, field", [
-    ({"since": "yesterday"}, "since"),
-    ({"since": "2026-10-20T00:00:00"}, "since"),
-    ({"type": ""}, "type"),
-    ({"tpye": "x"}, "tpye"),  # unknown query parameters are refused too
-])
+@pytest.mark.parametrize(
+    "params, field",
+    [
+        ({"since": "yesterday"}, "since"),
+        ({"since": "2026-10-20T00:00:00"}, "since"),
+        ({"type": ""}, "type"),
+        ({"tpye": "x"}, "tpye"),  # unknown query parameters are refused too
+    ],
+)
 def test_dead_letter_query_validation(offline: TestClient, params: dict, field: str):
     assert_error(offline.get("/dead-letter", params=params, headers=ADMIN), 422, "VALIDATION_ERROR", field)
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"error": "HTTP 503"}, "type"),
-    ({"type": "x", "limit": 0}, "limit"),
-    ({"type": "x", "since": "soon"}, "since"),
-    ({"type": "x", "errors": "HTTP 503"}, "errors"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"error": "HTTP 503"}, "type"),
+        ({"type": "x", "limit": 0}, "limit"),
+        ({"type": "x", "since": "soon"}, "since"),
+        ({"type": "x", "errors": "HTTP 503"}, "errors"),
+    ],
+)
 def test_dead_letter_retry_validation(offline: TestClient, body: dict, field: str):
     assert_error(offline.post("/dead-letter/retry", json=body, headers=ADMIN), 422, "VALIDATION_ERROR", field)
 
 
 # -- queues, metrics, health -----------------------------------------------------------
+
 
 def test_queues_and_metrics(client: TestClient, db: psycopg.Connection):
     db.execute("set jq.now = '2026-10-20T09:00:00Z'")
@@ -459,8 +522,13 @@ def test_metrics_parse_as_prometheus_text(client: TestClient, db: psycopg.Connec
 
     enqueue_sql(db, "a", queue="tenant-7:emails.v2_x")
     families = {f.name: f for f in text_string_to_metric_families(client.get("/metrics", headers=ADMIN).text)}
-    assert {"jq_queue_ready_jobs", "jq_queue_scheduled_jobs", "jq_queue_running_jobs", "jq_queue_dead_jobs",
-            "jq_queue_oldest_ready_job_age_seconds"} <= set(families)
+    assert {
+        "jq_queue_ready_jobs",
+        "jq_queue_scheduled_jobs",
+        "jq_queue_running_jobs",
+        "jq_queue_dead_jobs",
+        "jq_queue_oldest_ready_job_age_seconds",
+    } <= set(families)
     assert all(f.type == "gauge" for f in families.values())
     ready = families["jq_queue_ready_jobs"].samples
     assert [(s.labels, s.value) for s in ready] == [({"queue": "tenant-7:emails.v2_x"}, 1.0)]
@@ -476,8 +544,11 @@ def test_healthz_needs_no_token(client: TestClient):
 def test_database_down_is_503_with_retry_after():
     dsn = make_conninfo(host="127.0.0.1", port=_closed_port(), dbname="nowhere", user="nobody", connect_timeout=1)
     with TestClient(create_app(dsn, tokens=TOKENS, pool_timeout=0.5)) as c:
-        for r in (c.get("/healthz"), c.post("/jobs", json={"type": "x"}, headers=PRODUCER),
-                  c.get("/queues", headers=ADMIN)):
+        for r in (
+            c.get("/healthz"),
+            c.post("/jobs", json={"type": "x"}, headers=PRODUCER),
+            c.get("/queues", headers=ADMIN),
+        ):
             error = assert_error(r, 503, "DATABASE_UNAVAILABLE")
             assert int(r.headers["retry-after"]) > 0
             assert "nowhere" not in error["message"] and "nobody" not in error["message"]
@@ -510,22 +581,36 @@ def test_not_installed_is_503(dsn: str, db: psycopg.Connection):
 
 # -- schedules -------------------------------------------------------------------------
 
+
 def test_schedule_put_example_201_then_200(client: TestClient, schedules):
     r = client.put("/schedules/daily-digest", json=DAILY_DIGEST, headers=ADMIN)
     assert r.status_code == 201, r.text
     body = r.json()
     assert body["name"] == "daily-digest"
     assert (body["cron"], body["timezone"], body["type"], body["jitterSeconds"]) == (
-        "0 8 * * *", "Asia/Kolkata", "send_daily_digest", 600)
+        "0 8 * * *",
+        "Asia/Kolkata",
+        "send_daily_digest",
+        600,
+    )
     assert (body["queue"], body["priority"], body["payload"], body["paused"]) == ("default", 0, {}, False)
     assert body["nextRunAt"].endswith("T02:30:00Z")  # 08:00 in Asia/Kolkata (+05:30)
 
-    changed = {**DAILY_DIGEST, "cron": "30 8 * * 1-5", "payload": {"edition": "weekday"}, "queue": "bulk",
-               "priority": 2, "maxAttempts": 3}
+    changed = {
+        **DAILY_DIGEST,
+        "cron": "30 8 * * 1-5",
+        "payload": {"edition": "weekday"},
+        "queue": "bulk",
+        "priority": 2,
+        "maxAttempts": 3,
+    }
     r = client.put("/schedules/daily-digest", json=changed, headers=ADMIN)
     assert r.status_code == 200, r.text
-    assert (r.json()["cron"], r.json()["payload"], r.json()["maxAttempts"]) == ("30 8 * * 1-5",
-                                                                               {"edition": "weekday"}, 3)
+    assert (r.json()["cron"], r.json()["payload"], r.json()["maxAttempts"]) == (
+        "30 8 * * 1-5",
+        {"edition": "weekday"},
+        3,
+    )
 
 
 def test_schedule_get_list_delete(client: TestClient, schedules):
@@ -536,9 +621,23 @@ def test_schedule_get_list_delete(client: TestClient, schedules):
     assert sorted(s["name"] for s in listed.json()["schedules"]) == ["a-sched", "b-sched"]
     one = client.get("/schedules/a-sched", headers=ADMIN)
     assert one.status_code == 200 and one.json()["name"] == "a-sched"
-    assert set(one.json()) == {"name", "cron", "timezone", "type", "payload", "queue", "priority", "jitterSeconds",
-                               "maxAttempts", "missed", "paused", "nextRunAt", "lastSlotAt", "createdAt",
-                               "updatedAt"}
+    assert set(one.json()) == {
+        "name",
+        "cron",
+        "timezone",
+        "type",
+        "payload",
+        "queue",
+        "priority",
+        "jitterSeconds",
+        "maxAttempts",
+        "missed",
+        "paused",
+        "nextRunAt",
+        "lastSlotAt",
+        "createdAt",
+        "updatedAt",
+    }
 
     deleted = client.delete("/schedules/a-sched", headers=ADMIN)
     assert deleted.status_code == 204 and deleted.content == b""
@@ -548,35 +647,44 @@ def test_schedule_get_list_delete(client: TestClient, schedules):
 
 
 def test_schedule_refused_by_jq_is_422(client: TestClient, schedules):
-    for change in ({"cron": "61 * * * *"}, {"cron": "every morning"}, {"cron": "0 0 31 2 *"},
-                   {"timezone": "Mars/Olympus_Mons"}, {"timezone": "../etc/passwd"}):
-        error = assert_error(client.put("/schedules/bad", json={**DAILY_DIGEST, **change}, headers=ADMIN),
-                             422, "INVALID_ARGUMENT")
+    for change in (
+        {"cron": "61 * * * *"},
+        {"cron": "every morning"},
+        {"cron": "0 0 31 2 *"},
+        {"timezone": "Mars/Olympus_Mons"},
+        {"timezone": "../etc/passwd"},
+    ):
+        error = assert_error(
+            client.put("/schedules/bad", json={**DAILY_DIGEST, **change}, headers=ADMIN), 422, "INVALID_ARGUMENT"
+        )
         assert next(iter(change)) in error["message"]
     assert_error(client.get("/schedules/bad", headers=ADMIN), 404, "SCHEDULE_NOT_FOUND")
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"timezone": "UTC", "type": "x"}, "cron"),
-    ({**DAILY_DIGEST, "jitterSeconds": -1}, "jitterSeconds"),
-    ({**DAILY_DIGEST, "jitterSeconds": 86401}, "jitterSeconds"),
-    ({**DAILY_DIGEST, "jitter_seconds": 5}, "jitter_seconds"),
-    ({**DAILY_DIGEST, "enabled": False}, "enabled"),
-    ({**DAILY_DIGEST, "missed": "sometimes"}, "missed"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"timezone": "UTC", "type": "x"}, "cron"),
+        ({**DAILY_DIGEST, "jitterSeconds": -1}, "jitterSeconds"),
+        ({**DAILY_DIGEST, "jitterSeconds": 86401}, "jitterSeconds"),
+        ({**DAILY_DIGEST, "jitter_seconds": 5}, "jitter_seconds"),
+        ({**DAILY_DIGEST, "enabled": False}, "enabled"),
+        ({**DAILY_DIGEST, "missed": "sometimes"}, "missed"),
+    ],
+)
 def test_schedule_validation_names_the_field(offline: TestClient, body: dict, field: str):
     # Refused before the database is asked, so this holds with or without schedules.sql.
     assert_error(offline.put("/schedules/x", json=body, headers=ADMIN), 422, "VALIDATION_ERROR", field)
 
 
 def test_schedule_name_rules(offline: TestClient):
-    assert_error(offline.put("/schedules/has space", json=DAILY_DIGEST, headers=ADMIN), 422, "VALIDATION_ERROR",
-                 "name")
+    assert_error(offline.put("/schedules/has space", json=DAILY_DIGEST, headers=ADMIN), 422, "VALIDATION_ERROR", "name")
     assert_error(offline.get("/schedules/a%00b", headers=ADMIN), 400, "INVALID_CHARACTER", "name")
     assert_error(offline.delete("/schedules/" + "n" * 129, headers=ADMIN), 422, "VALIDATION_ERROR", "name")
 
 
 # -- fairness: tenants, tenant policies, key limits -----------------------------------------
+
 
 def test_tenant_policies_put_list_delete(client: TestClient, db: psycopg.Connection):
     r = client.put("/tenant-policies/emails/acme", json={"weight": 3, "maxRunning": 10}, headers=ADMIN)
@@ -596,7 +704,10 @@ def test_tenant_policies_put_list_delete(client: TestClient, db: psycopg.Connect
     assert r.status_code == 200
     policies = r.json()["policies"]
     assert [(p["queue"], p["tenant"], p["weight"], p["maxRunning"]) for p in policies] == [
-        ("*", None, None, 0), ("emails", "*", 2, None), ("emails", "acme", 5, None)]
+        ("*", None, None, 0),
+        ("emails", "*", 2, None),
+        ("emails", "acme", 5, None),
+    ]
     assert all(p["updatedAt"].endswith("Z") for p in policies)
     assert db.execute("select count(*) from jq.tenant_policies").fetchone()[0] == 3
 
@@ -605,34 +716,60 @@ def test_tenant_policies_put_list_delete(client: TestClient, db: psycopg.Connect
     assert_error(client.delete("/tenant-policies/emails/acme", headers=ADMIN), 404, "POLICY_NOT_FOUND")
     assert client.delete("/tenant-policies/*/-", headers=ADMIN).status_code == 204
     assert [(p["queue"], p["tenant"]) for p in client.get("/tenant-policies", headers=ADMIN).json()["policies"]] == [
-        ("emails", "*")]
+        ("emails", "*")
+    ]
 
 
 def test_tenant_policy_refused_by_jq_is_422(client: TestClient):
     # Within the documented schema but refused by jq: a queue name jq_tenant_policy_set rejects is caught
     # by the path pattern, so the body is what is left to check here.
     for body in ({"weight": 0}, {"weight": 1001}, {"maxRunning": -1}, {"maxRunning": 1000001}):
-        assert_error(client.put("/tenant-policies/default/acme", json=body, headers=ADMIN), 422,
-                     "VALIDATION_ERROR")
-    error = assert_error(client.put("/tenant-policies/default/acme", json={}, headers=ADMIN), 422,
-                         "VALIDATION_ERROR", "body")
+        assert_error(client.put("/tenant-policies/default/acme", json=body, headers=ADMIN), 422, "VALIDATION_ERROR")
+    error = assert_error(
+        client.put("/tenant-policies/default/acme", json={}, headers=ADMIN), 422, "VALIDATION_ERROR", "body"
+    )
     assert "weight" in error["message"]
-    assert_error(client.put("/tenant-policies/default/acme", json={"weight": None}, headers=ADMIN), 422,
-                 "VALIDATION_ERROR", "weight")
-    assert_error(client.put("/tenant-policies/default/acme", json={"weight": 1, "max_running": 2}, headers=ADMIN),
-                 422, "VALIDATION_ERROR", "max_running")
-    assert_error(client.put("/tenant-policies/bad%20queue/acme", json={"weight": 1}, headers=ADMIN), 422,
-                 "VALIDATION_ERROR", "queue")
-    assert_error(client.put("/tenant-policies/default/" + "t" * 129, json={"weight": 1}, headers=ADMIN), 422,
-                 "VALIDATION_ERROR", "tenant")
-    assert_error(client.put("/tenant-policies/default/%20%20", json={"weight": 1}, headers=ADMIN), 422,
-                 "VALIDATION_ERROR", "tenant")
+    assert_error(
+        client.put("/tenant-policies/default/acme", json={"weight": None}, headers=ADMIN),
+        422,
+        "VALIDATION_ERROR",
+        "weight",
+    )
+    assert_error(
+        client.put("/tenant-policies/default/acme", json={"weight": 1, "max_running": 2}, headers=ADMIN),
+        422,
+        "VALIDATION_ERROR",
+        "max_running",
+    )
+    assert_error(
+        client.put("/tenant-policies/bad%20queue/acme", json={"weight": 1}, headers=ADMIN),
+        422,
+        "VALIDATION_ERROR",
+        "queue",
+    )
+    assert_error(
+        client.put("/tenant-policies/default/" + "t" * 129, json={"weight": 1}, headers=ADMIN),
+        422,
+        "VALIDATION_ERROR",
+        "tenant",
+    )
+    assert_error(
+        client.put("/tenant-policies/default/%20%20", json={"weight": 1}, headers=ADMIN),
+        422,
+        "VALIDATION_ERROR",
+        "tenant",
+    )
 
 
 def test_tenants_lists_counts_and_policy(client: TestClient, db: psycopg.Connection):
     client.put("/tenant-policies/default/acme", json={"weight": 4, "maxRunning": 2}, headers=ADMIN)
-    for body in ({"type": "a", "tenant": "acme"}, {"type": "a", "tenant": "acme"}, {"type": "a"},
-                 {"type": "a", "tenant": "acme", "runAt": "2099-01-01T00:00:00Z"}, {"type": "a", "queue": "bulk"}):
+    for body in (
+        {"type": "a", "tenant": "acme"},
+        {"type": "a", "tenant": "acme"},
+        {"type": "a"},
+        {"type": "a", "tenant": "acme", "runAt": "2099-01-01T00:00:00Z"},
+        {"type": "a", "queue": "bulk"},
+    ):
         assert client.post("/jobs", json=body, headers=PRODUCER).status_code == 201
     claim(db, "bulk")
 
@@ -640,18 +777,41 @@ def test_tenants_lists_counts_and_policy(client: TestClient, db: psycopg.Connect
     assert r.status_code == 200, r.text
     tenants = r.json()["tenants"]
     assert tenants == [
-        {"queue": "bulk", "tenant": None, "ready": 0, "scheduled": 0, "running": 1, "weight": 1, "maxRunning": None,
-         "served": tenants[0]["served"]},
-        {"queue": "default", "tenant": None, "ready": 1, "scheduled": 0, "running": 0, "weight": 1,
-         "maxRunning": None, "served": 0},
-        {"queue": "default", "tenant": "acme", "ready": 2, "scheduled": 1, "running": 0, "weight": 4,
-         "maxRunning": 2, "served": 0},
+        {
+            "queue": "bulk",
+            "tenant": None,
+            "ready": 0,
+            "scheduled": 0,
+            "running": 1,
+            "weight": 1,
+            "maxRunning": None,
+            "served": tenants[0]["served"],
+        },
+        {
+            "queue": "default",
+            "tenant": None,
+            "ready": 1,
+            "scheduled": 0,
+            "running": 0,
+            "weight": 1,
+            "maxRunning": None,
+            "served": 0,
+        },
+        {
+            "queue": "default",
+            "tenant": "acme",
+            "ready": 2,
+            "scheduled": 1,
+            "running": 0,
+            "weight": 4,
+            "maxRunning": 2,
+            "served": 0,
+        },
     ]
     only = client.get("/tenants", params={"queue": "bulk"}, headers=ADMIN).json()["tenants"]
     assert [t["queue"] for t in only] == ["bulk"]
     assert client.get("/tenants", params={"queue": "nope"}, headers=ADMIN).json() == {"tenants": []}
-    assert_error(client.get("/tenants", params={"queue": "bad queue"}, headers=ADMIN), 422, "VALIDATION_ERROR",
-                 "queue")
+    assert_error(client.get("/tenants", params={"queue": "bad queue"}, headers=ADMIN), 422, "VALIDATION_ERROR", "queue")
     assert_error(client.get("/tenants", params={"tenant": "x"}, headers=ADMIN), 422, "VALIDATION_ERROR", "tenant")
 
 
@@ -662,10 +822,14 @@ def test_key_limits_put_delete(client: TestClient, db: psycopg.Connection):
     assert client.put("/key-limits/sync_account", json={"maxRunning": 3}, headers=ADMIN).json()["maxRunning"] == 3
     assert db.execute("select type, max_running from jq.key_limits").fetchall() == [("sync_account", 3)]
 
-    for body, field in (({"maxRunning": 0}, "maxRunning"), ({"maxRunning": 1000001}, "maxRunning"),
-                        ({}, "maxRunning"), ({"maxRunning": "2"}, "maxRunning"), ({"maxRunning": 2, "max": 2}, "max")):
-        assert_error(client.put("/key-limits/sync_account", json=body, headers=ADMIN), 422, "VALIDATION_ERROR",
-                     field)
+    for body, field in (
+        ({"maxRunning": 0}, "maxRunning"),
+        ({"maxRunning": 1000001}, "maxRunning"),
+        ({}, "maxRunning"),
+        ({"maxRunning": "2"}, "maxRunning"),
+        ({"maxRunning": 2, "max": 2}, "max"),
+    ):
+        assert_error(client.put("/key-limits/sync_account", json=body, headers=ADMIN), 422, "VALIDATION_ERROR", field)
 
     deleted = client.delete("/key-limits/sync_account", headers=ADMIN)
     assert deleted.status_code == 204 and deleted.content == b""
@@ -676,17 +840,37 @@ def test_key_limits_put_delete(client: TestClient, db: psycopg.Connection):
 # -- auth ------------------------------------------------------------------------------
 
 PRODUCER_ROUTES = [("POST", "/jobs"), ("GET", f"/jobs/{uuid4()}"), ("POST", f"/jobs/{uuid4()}/cancel")]
-ADMIN_ROUTES = [("PUT", "/schedules/daily-digest"), ("GET", "/schedules"), ("GET", "/schedules/daily-digest"),
-                ("DELETE", "/schedules/daily-digest"), ("GET", "/dead-letter"), ("POST", "/dead-letter/retry"),
-                ("GET", "/queues"), ("GET", "/metrics"), ("GET", "/tenants"), ("GET", "/tenant-policies"),
-                ("PUT", "/tenant-policies/default/acme"), ("DELETE", "/tenant-policies/default/acme"),
-                ("PUT", "/key-limits/sync_account"), ("DELETE", "/key-limits/sync_account")]
+ADMIN_ROUTES = [
+    ("PUT", "/schedules/daily-digest"),
+    ("GET", "/schedules"),
+    ("GET", "/schedules/daily-digest"),
+    ("DELETE", "/schedules/daily-digest"),
+    ("GET", "/dead-letter"),
+    ("POST", "/dead-letter/retry"),
+    ("GET", "/queues"),
+    ("GET", "/metrics"),
+    ("GET", "/tenants"),
+    ("GET", "/tenant-policies"),
+    ("PUT", "/tenant-policies/default/acme"),
+    ("DELETE", "/tenant-policies/default/acme"),
+    ("PUT", "/key-limits/sync_account"),
+    ("DELETE", "/key-limits/sync_account"),
+]
 ALL_ROUTES = PRODUCER_ROUTES + ADMIN_ROUTES + [("GET", "/openapi.json")]
 
 
 @pytest.mark.parametrize("method, path", ALL_ROUTES)
-@pytest.mark.parametrize("auth", [None, "Bearer wrong-token", "Bearer ", "Basic YWRtaW46YWRtaW4=",
-                                  "bearer producer-token-012345678", "Bearer admin-token-0123456789x"])
+@pytest.mark.parametrize(
+    "auth",
+    [
+        None,
+        "Bearer wrong-token",
+        "Bearer ",
+        "Basic YWRtaW46YWRtaW4=",
+        "bearer producer-token-012345678",
+        "Bearer admin-token-0123456789x",
+    ],
+)
 def test_without_a_valid_token_every_route_is_401(offline: TestClient, method: str, path: str, auth: str | None):
     headers = {"Authorization": auth} if auth else {}
     r = offline.request(method, path, headers=headers, json={"type": "x"} if method in ("POST", "PUT") else None)
@@ -709,8 +893,10 @@ def test_producer_routes_take_either_scope(client: TestClient):
 
 
 def test_bearer_scheme_is_case_insensitive(client: TestClient):
-    assert client.get("/jobs/" + str(uuid4()), headers={"Authorization": "bearer producer-token-0123456789"}
-                      ).status_code == 404
+    assert (
+        client.get("/jobs/" + str(uuid4()), headers={"Authorization": "bearer producer-token-0123456789"}).status_code
+        == 404
+    )
 
 
 def test_no_tokens_configured_means_401_everywhere_but_healthz(dsn: str, monkeypatch):
@@ -719,8 +905,7 @@ def test_no_tokens_configured_means_401_everywhere_but_healthz(dsn: str, monkeyp
     with TestClient(create_app(dsn)) as c:
         assert c.get("/healthz").status_code == 200
         assert_error(c.get("/queues", headers=ADMIN), 401, "UNAUTHENTICATED")
-        assert_error(c.post("/jobs", json={"type": "x"}, headers={"Authorization": "Bearer "}), 401,
-                     "UNAUTHENTICATED")
+        assert_error(c.post("/jobs", json={"type": "x"}, headers={"Authorization": "Bearer "}), 401, "UNAUTHENTICATED")
 
 
 def test_tokens_from_environment_and_file(dsn: str, tmp_path, monkeypatch):
@@ -728,8 +913,12 @@ def test_tokens_from_environment_and_file(dsn: str, tmp_path, monkeypatch):
     token_file.write_text("# jq API tokens\nfile-admin:admin\n\nfile-producer:producer, other:producer\n")
     monkeypatch.setenv("JQ_API_TOKENS", "env-producer:producer")
     monkeypatch.setenv("JQ_API_TOKENS_FILE", str(token_file))
-    assert load_tokens() == {"env-producer": "producer", "file-admin": "admin", "file-producer": "producer",
-                             "other": "producer"}
+    assert load_tokens() == {
+        "env-producer": "producer",
+        "file-admin": "admin",
+        "file-producer": "producer",
+        "other": "producer",
+    }
     with TestClient(create_app(dsn)) as c:
         assert c.get("/queues", headers={"Authorization": "Bearer file-admin"}).status_code == 200
         assert_error(c.get("/queues", headers={"Authorization": "Bearer env-producer"}), 403, "FORBIDDEN")
@@ -746,10 +935,15 @@ def test_token_parsing():
         load_tokens({"JQ_API_TOKENS_FILE": "/nonexistent/tokens"})
     store = TokenStore({"t1": "producer", "t2": "admin"})
     assert (store.scope_of("t1"), store.scope_of("t2"), store.scope_of("t3"), store.scope_of("")) == (
-        "producer", "admin", None, None)
+        "producer",
+        "admin",
+        None,
+        None,
+    )
 
 
 # -- request ids, routing errors, error mapping ------------------------------------------
+
 
 def test_request_id_is_kept_when_sane_and_made_otherwise(offline: TestClient):
     r = offline.get("/queues", headers={"X-Request-Id": "trace-4bf92f3577b34da6:01"})
@@ -815,6 +1009,7 @@ def test_sqlstate_table():
 
 # -- OpenAPI ---------------------------------------------------------------------------
 
+
 def test_openapi_documents_every_route_and_error(offline: TestClient):
     assert_error(offline.get("/openapi.json"), 401, "UNAUTHENTICATED")
     r = offline.get("/openapi.json", headers=PRODUCER)
@@ -822,13 +1017,25 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
     doc = r.json()
     operations = {(m.upper(), p): op for p, item in doc["paths"].items() for m, op in item.items()}
     assert set(operations) == {
-        ("POST", "/jobs"), ("GET", "/jobs/{id}"), ("POST", "/jobs/{id}/cancel"),
-        ("PUT", "/schedules/{name}"), ("GET", "/schedules"), ("GET", "/schedules/{name}"),
-        ("DELETE", "/schedules/{name}"), ("GET", "/dead-letter"), ("POST", "/dead-letter/retry"),
-        ("GET", "/queues"), ("GET", "/metrics"), ("GET", "/healthz"), ("GET", "/tenants"),
-        ("GET", "/tenant-policies"), ("PUT", "/tenant-policies/{queue}/{tenant}"),
-        ("DELETE", "/tenant-policies/{queue}/{tenant}"), ("PUT", "/key-limits/{type}"),
-        ("DELETE", "/key-limits/{type}")}
+        ("POST", "/jobs"),
+        ("GET", "/jobs/{id}"),
+        ("POST", "/jobs/{id}/cancel"),
+        ("PUT", "/schedules/{name}"),
+        ("GET", "/schedules"),
+        ("GET", "/schedules/{name}"),
+        ("DELETE", "/schedules/{name}"),
+        ("GET", "/dead-letter"),
+        ("POST", "/dead-letter/retry"),
+        ("GET", "/queues"),
+        ("GET", "/metrics"),
+        ("GET", "/healthz"),
+        ("GET", "/tenants"),
+        ("GET", "/tenant-policies"),
+        ("PUT", "/tenant-policies/{queue}/{tenant}"),
+        ("DELETE", "/tenant-policies/{queue}/{tenant}"),
+        ("PUT", "/key-limits/{type}"),
+        ("DELETE", "/key-limits/{type}"),
+    }
     error_ref = "#/components/schemas/ErrorResponse"
     for key, op in operations.items():
         responses = op["responses"]
@@ -847,8 +1054,17 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
     assert "HTTPValidationError" not in json.dumps(doc)
     body = doc["components"]["schemas"]["EnqueueRequest"]
     assert body["additionalProperties"] is False
-    assert set(body["properties"]) == {"type", "payload", "runAt", "priority", "maxAttempts", "idempotencyKey",
-                                       "queue", "tenant", "concurrencyKey"}
+    assert set(body["properties"]) == {
+        "type",
+        "payload",
+        "runAt",
+        "priority",
+        "maxAttempts",
+        "idempotencyKey",
+        "queue",
+        "tenant",
+        "concurrencyKey",
+    }
     assert doc["components"]["schemas"]["ErrorBody"]["required"] == ["code", "message", "requestId"]
 
 
@@ -858,6 +1074,7 @@ def test_core_package_does_not_import_fastapi():
 
 
 # -- README ----------------------------------------------------------------------------
+
 
 def test_readme_http_section_mirrors_the_requirements(offline: TestClient):
     from pathlib import Path
@@ -872,15 +1089,18 @@ def test_readme_http_section_mirrors_the_requirements(offline: TestClient):
 
 # -- pyjq serve ------------------------------------------------------------------------
 
+
 def test_pyjq_serve_refuses_to_start_without_tokens(dsn: str):
     env = {k: v for k, v in os.environ.items() if k not in ("JQ_API_TOKENS", "JQ_API_TOKENS_FILE")}
-    r = subprocess.run([sys.executable, "-m", "pyjq.cli", "serve", "--dsn", dsn], env=env, capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "pyjq.cli", "serve", "--dsn", dsn], env=env, capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 2
     assert "JQ_API_TOKENS" in r.stderr
     env["JQ_API_TOKENS"] = "tok:superuser"
-    r = subprocess.run([sys.executable, "-m", "pyjq.cli", "serve", "--dsn", dsn], env=env, capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "pyjq.cli", "serve", "--dsn", dsn], env=env, capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 2 and "scope" in r.stderr and "tok" not in r.stderr.replace("tokens", "")
 
 
@@ -888,9 +1108,26 @@ def test_pyjq_serve_runs_uvicorn(dsn: str):
     httpx = pytest.importorskip("httpx")
     port = _closed_port()
     env = {**os.environ, "JQ_API_TOKENS": ",".join(f"{t}:{s}" for t, s in TOKENS.items())}
-    proc = subprocess.Popen([sys.executable, "-m", "pyjq.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--dsn", dsn, "--log-level", "warning"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyjq.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--dsn",
+            dsn,
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -945,9 +1182,18 @@ def live_app(dsn: str, db: psycopg.Connection):
 
 
 @API.parametrize()
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 def test_schemathesis_finds_no_500_and_no_schema_violation(case, live_app, db: psycopg.Connection):
     if case.path.startswith("/schedules") and not has_schedules(db):
         pytest.skip("schedules.sql not installed yet")

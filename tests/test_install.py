@@ -33,8 +33,9 @@ RELEASES = REPO / "tests" / "releases.txt"
 SCHEMA_FILE = REPO / "sql" / "schema.sql"
 SCHEMA_REGENERATE = 'JQ_WRITE_SCHEMA=1 make test-py PYTEST_ARGS="tests/test_install.py -k committed_schema"'
 # The release this tree installs: read from the one place it is written.
-_RELEASE_SET = re.search(r"set_config\('jq\.installer_release', '([^']+)'",
-                         (REPO / "sql" / "bootstrap.sql").read_text())
+_RELEASE_SET = re.search(
+    r"set_config\('jq\.installer_release', '([^']+)'", (REPO / "sql" / "bootstrap.sql").read_text()
+)
 assert _RELEASE_SET, "sql/bootstrap.sql no longer sets jq.installer_release"
 RELEASE = _RELEASE_SET.group(1)
 MIGRATIONS = len(list((REPO / "sql" / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql")))
@@ -71,9 +72,21 @@ def empty_database(dsn: str) -> Iterator[Callable[[], str]]:
 
 def _psql_install(conninfo: str, root: Path = REPO, *, quiet: bool = True) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [_tool("psql"), "-X", *(["-q"] if quiet else []), "-v", "ON_ERROR_STOP=1", "-d", conninfo,
-         "-f", str(root / "sql" / "install.sql")],
-        capture_output=True, text=True, timeout=120)
+        [
+            _tool("psql"),
+            "-X",
+            *(["-q"] if quiet else []),
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-d",
+            conninfo,
+            "-f",
+            str(root / "sql" / "install.sql"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _install_report(proc: subprocess.CompletedProcess) -> str:
@@ -83,12 +96,24 @@ def _install_report(proc: subprocess.CompletedProcess) -> str:
 
 
 def _schema_dump(conninfo: str) -> str:
-    out = subprocess.run([_tool("pg_dump"), "--schema-only", "--schema=jq", "-d", conninfo],
-                         capture_output=True, text=True, check=True, timeout=120).stdout
+    out = subprocess.run(
+        [_tool("pg_dump"), "--schema-only", "--schema=jq", "-d", conninfo],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     # Drop comments and session settings that name the dump, not the schema.
-    lines = [ln for ln in out.splitlines() if ln and not ln.startswith("--") and not ln.startswith("SET ")
-             and not ln.startswith("SELECT pg_catalog.set_config") and not ln.startswith("\\restrict")
-             and not ln.startswith("\\unrestrict")]
+    lines = [
+        ln
+        for ln in out.splitlines()
+        if ln
+        and not ln.startswith("--")
+        and not ln.startswith("SET ")
+        and not ln.startswith("SELECT pg_catalog.set_config")
+        and not ln.startswith("\\restrict")
+        and not ln.startswith("\\unrestrict")
+    ]
     return "\n".join(lines)
 
 
@@ -151,10 +176,12 @@ def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empt
     with psycopg.connect(target, autocommit=True) as conn:
         conn.execute("update jq.release set release = %s", [newer])
         # The newer release's version of a function.
-        conn.execute("create or replace function jq.jq_stats() returns table (queue text, ready bigint, "
-                     "scheduled bigint, running bigint, oldest_ready_age interval, dead bigint) "
-                     "language sql stable as $$ select 'newer', 0::bigint, 0::bigint, 0::bigint, null::interval, "
-                     "0::bigint $$")
+        conn.execute(
+            "create or replace function jq.jq_stats() returns table (queue text, ready bigint, "
+            "scheduled bigint, running bigint, oldest_ready_age interval, dead bigint) "
+            "language sql stable as $$ select 'newer', 0::bigint, 0::bigint, 0::bigint, null::interval, "
+            "0::bigint $$"
+        )
         body = conn.execute("select prosrc from pg_proc where oid = 'jq.jq_stats()'::regprocedure").fetchone()[0]
         with pytest.raises(pyjq.SchemaTooNew, match=f"jq {newer} is installed"):
             pyjq.install(conn)
@@ -163,8 +190,9 @@ def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empt
     assert "JQ001" in refused.stderr or f"jq {newer} is installed" in refused.stderr
     with psycopg.connect(target) as conn:
         assert pyjq.version(conn) == newer
-        assert conn.execute("select prosrc from pg_proc where oid = 'jq.jq_stats()'::regprocedure"
-                            ).fetchone()[0] == body, "the older installer replaced a newer function"
+        assert (
+            conn.execute("select prosrc from pg_proc where oid = 'jq.jq_stats()'::regprocedure").fetchone()[0] == body
+        ), "the older installer replaced a newer function"
 
 
 def test_the_last_release_installer_refuses_this_schema(empty_database, tmp_path):
@@ -186,10 +214,14 @@ def test_upgrade_keeps_replaced_policy_functions(empty_database):
     assert _psql_install(target).returncode == 0
     with psycopg.connect(target, autocommit=True) as conn:
         default_fingerprint = conn.execute("select jq.error_fingerprint('Timeout for inv_1')").fetchone()[0]
-        conn.execute("create or replace function jq.retry_delay(p_attempts integer) returns interval "
-                     "language sql volatile as $$ select interval '42 seconds' * p_attempts $$")
-        conn.execute("create or replace function jq.error_fingerprint(p_error text) returns text "
-                     "language sql immutable as $$ select 'dba:' || left(p_error, 10) $$")
+        conn.execute(
+            "create or replace function jq.retry_delay(p_attempts integer) returns interval "
+            "language sql volatile as $$ select interval '42 seconds' * p_attempts $$"
+        )
+        conn.execute(
+            "create or replace function jq.error_fingerprint(p_error text) returns text "
+            "language sql immutable as $$ select 'dba:' || left(p_error, 10) $$"
+        )
     assert _psql_install(target).returncode == 0
     with psycopg.connect(target, autocommit=True) as conn:
         assert pyjq.install(conn) == RELEASE
@@ -205,8 +237,11 @@ def test_upgrade_keeps_replaced_policy_functions(empty_database):
         conn.execute("set jq.now = '2030-01-02 00:00Z'")
         conn.execute("select * from jq.jq_claim('default', 'w', 1)")
         conn.execute("select * from jq.jq_fail(%s, 'w', 'Timeout for inv_1')", [job])
-        assert conn.execute("select error_fingerprint from jq.dead_jobs where id = %s", [job]).fetchone()[0] \
-            == "dba:Timeout fo" != default_fingerprint
+        assert (
+            conn.execute("select error_fingerprint from jq.dead_jobs where id = %s", [job]).fetchone()[0]
+            == "dba:Timeout fo"
+            != default_fingerprint
+        )
 
 
 def _releases() -> list[tuple[str, str]]:
@@ -221,11 +256,13 @@ def _releases() -> list[tuple[str, str]]:
 
 def _checkout_sql(commit: str, into: Path) -> Path:
     """sql/ as it was at a commit, extracted from git history."""
-    proc = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", commit, "sql"],
-                          capture_output=True, timeout=60)
+    proc = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", commit, "sql"], capture_output=True, timeout=60
+    )
     assert proc.returncode == 0, (
         f"release commit {commit} is not in this clone's history ({proc.stderr.decode().strip()}); "
-        "the upgrade test needs a full clone")
+        "the upgrade test needs a full clone"
+    )
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
         if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 (Debian 12 ships 3.11.2)
             tar.extractall(into, filter="data")
@@ -247,8 +284,13 @@ def test_upgrade_from_a_release_keeps_jobs_and_matches_a_fresh_install(empty_dat
     with psycopg.connect(upgraded, autocommit=True) as conn:
         assert pyjq.version(conn) == release
         # Jobs in every state the old release can hold, made with its own functions.
-        ids = [conn.execute("select job_id from jq.jq_enqueue(%s, %s::jsonb, 'default', 0, null, 3, %s)",
-                            [f"t{i}", f'{{"i": {i}}}', f"key-{i}"]).fetchone()[0] for i in range(5)]
+        ids = [
+            conn.execute(
+                "select job_id from jq.jq_enqueue(%s, %s::jsonb, 'default', 0, null, 3, %s)",
+                [f"t{i}", f'{{"i": {i}}}', f"key-{i}"],
+            ).fetchone()[0]
+            for i in range(5)
+        ]
         conn.execute("select jq.jq_enqueue('later', '{}', 'default', 0, now() + interval '1 day')")
         conn.execute("select * from jq.jq_claim('default', 'old-worker', 2)")
         before = conn.execute(JOBS_SQL).fetchall()
@@ -274,15 +316,34 @@ def _readable_schema(conninfo: str) -> str:
     """sql/schema.sql as a fresh install at conninfo makes it: pg_dump --schema-only of schema jq, normalised
     (no owners, no session settings, no per-dump keys, no dated history partitions, single blank lines)."""
     dump = subprocess.run(
-        [_tool("pg_dump"), "--schema-only", "--schema=jq", "--no-owner", "--exclude-table=jq.job_history_p*",
-         "-d", conninfo], capture_output=True, text=True, check=True, timeout=120).stdout
-    noise = ("SET ", "SELECT pg_catalog.set_config", "\\restrict", "\\unrestrict",
-             "-- Dumped from", "-- Dumped by", "-- PostgreSQL database dump")
+        [
+            _tool("pg_dump"),
+            "--schema-only",
+            "--schema=jq",
+            "--no-owner",
+            "--exclude-table=jq.job_history_p*",
+            "-d",
+            conninfo,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    noise = (
+        "SET ",
+        "SELECT pg_catalog.set_config",
+        "\\restrict",
+        "\\unrestrict",
+        "-- Dumped from",
+        "-- Dumped by",
+        "-- PostgreSQL database dump",
+    )
     lines = [ln.rstrip().removesuffix("; Owner: -") for ln in dump.splitlines() if not ln.startswith(noise)]
     kept: list[str] = []
     for i, line in enumerate(lines):
         # A bare "--" only frames a "-- Name: ..." header (the dump's banner is gone).
-        neighbours = lines[max(i - 1, 0):i] + lines[i + 1:i + 2]
+        neighbours = lines[max(i - 1, 0) : i] + lines[i + 1 : i + 2]
         if line == "--" and not any(n.startswith("-- ") for n in neighbours):
             continue
         if not line and (not kept or not kept[-1]):
@@ -315,8 +376,11 @@ def test_committed_schema_matches_a_fresh_install(empty_database):
     committed = SCHEMA_FILE.read_text() if SCHEMA_FILE.exists() else ""
     recorded = re.search(r"PostgreSQL (\d+);", committed)
     if recorded and int(recorded.group(1)) != _server_major(target):
-        pytest.skip(f"sql/schema.sql was dumped by PostgreSQL {recorded.group(1)}, the test server is "
-                    f"{_server_major(target)}: pg_dump output differs between majors")
+        pytest.skip(
+            f"sql/schema.sql was dumped by PostgreSQL {recorded.group(1)}, the test server is "
+            f"{_server_major(target)}: pg_dump output differs between majors"
+        )
     assert committed == produced, (
         "sql/schema.sql differs from what sql/install.sql produces. If the change is intended, regenerate it:\n"
-        f"    {SCHEMA_REGENERATE}\nand review the diff (git diff sql/schema.sql).")
+        f"    {SCHEMA_REGENERATE}\nand review the diff (git diff sql/schema.sql)."
+    )

@@ -37,26 +37,48 @@ def sqlstate(run: Callable[[], Any]) -> str | None:
 
 
 def enqueue(db: psycopg.Connection, **overrides: Any) -> str | None:
-    params: dict[str, Any] = {"type": "work", "payload": Jsonb({}), "queue": "default", "priority": 0,
-                              "run_at": None, "max_attempts": None, "idempotency_key": None, "tenant": None,
-                              "concurrency_key": None}
+    params: dict[str, Any] = {
+        "type": "work",
+        "payload": Jsonb({}),
+        "queue": "default",
+        "priority": 0,
+        "run_at": None,
+        "max_attempts": None,
+        "idempotency_key": None,
+        "tenant": None,
+        "concurrency_key": None,
+    }
     params.update(overrides)
     return sqlstate(lambda: jobs.ENQUEUE.run(db, **params))
 
 
 def schedule_put(db: psycopg.Connection, **overrides: Any) -> str | None:
-    params: dict[str, Any] = {"name": "digest", "cron": "0 8 * * *", "timezone": "UTC", "type": "work",
-                              "payload": Jsonb({}), "queue": "default", "priority": 0, "jitter_seconds": 0,
-                              "max_attempts": None, "missed": "latest", "next_run_at": None}
+    params: dict[str, Any] = {
+        "name": "digest",
+        "cron": "0 8 * * *",
+        "timezone": "UTC",
+        "type": "work",
+        "payload": Jsonb({}),
+        "queue": "default",
+        "priority": 0,
+        "jitter_seconds": 0,
+        "max_attempts": None,
+        "missed": "latest",
+        "next_run_at": None,
+    }
     params.update(overrides)
     return sqlstate(lambda: schedules.SCHEDULE_PUT.run(db, **params))
 
 
-def claim(db: psycopg.Connection, *, worker: str = "w", limit: int = 1,
-          lease: timedelta = timedelta(minutes=5)) -> str | None:
-    return sqlstate(lambda: db.execute(
-        "select * from jq.jq_claim(p_queue => 'default', p_worker => %s, p_limit => %s, p_lease => %s)",
-        [worker, limit, lease]).fetchall())
+def claim(
+    db: psycopg.Connection, *, worker: str = "w", limit: int = 1, lease: timedelta = timedelta(minutes=5)
+) -> str | None:
+    return sqlstate(
+        lambda: db.execute(
+            "select * from jq.jq_claim(p_queue => 'default', p_worker => %s, p_limit => %s, p_lease => %s)",
+            [worker, limit, lease],
+        ).fetchall()
+    )
 
 
 def boundary(check: Callable[[Any], str | None], last_ok: Any, first_refused: Any, code: str) -> None:
@@ -66,13 +88,17 @@ def boundary(check: Callable[[Any], str | None], last_ok: Any, first_refused: An
 
 # -- text lengths ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("argument", "maximum"), [
-    ("queue", limits.QUEUE_NAME_MAX),
-    ("type", limits.TYPE_MAX),
-    ("tenant", limits.TENANT_MAX),
-    ("idempotency_key", limits.IDEMPOTENCY_KEY_MAX),
-    ("concurrency_key", limits.CONCURRENCY_KEY_MAX),
-])
+
+@pytest.mark.parametrize(
+    ("argument", "maximum"),
+    [
+        ("queue", limits.QUEUE_NAME_MAX),
+        ("type", limits.TYPE_MAX),
+        ("tenant", limits.TENANT_MAX),
+        ("idempotency_key", limits.IDEMPOTENCY_KEY_MAX),
+        ("concurrency_key", limits.CONCURRENCY_KEY_MAX),
+    ],
+)
 def test_enqueue_text_lengths(db, argument, maximum):
     boundary(lambda n: enqueue(db, **{argument: "q" * n}), maximum, maximum + 1, "22001")
 
@@ -82,8 +108,7 @@ def test_worker_name_length(db):
 
 
 def test_schedule_name_length(db):
-    boundary(lambda n: schedule_put(db, name="s" * n), limits.SCHEDULE_NAME_MAX, limits.SCHEDULE_NAME_MAX + 1,
-             "22001")
+    boundary(lambda n: schedule_put(db, name="s" * n), limits.SCHEDULE_NAME_MAX, limits.SCHEDULE_NAME_MAX + 1, "22001")
 
 
 def test_cron_length(db):
@@ -109,15 +134,31 @@ def test_timezone_length(db):
 
 def test_error_text_max_is_accepted_by_sql(db):
     # Not a SQL limit (the HTTP API's own bound): SQL must take any error text up to it.
-    assert sqlstate(lambda: admin.RETRY_DEAD.run(db, type="work", error="e" * limits.ERROR_TEXT_MAX, since=None,
-                                                 limit=None)) is None
+    assert (
+        sqlstate(
+            lambda: admin.RETRY_DEAD.run(db, type="work", error="e" * limits.ERROR_TEXT_MAX, since=None, limit=None)
+        )
+        is None
+    )
 
 
 # -- the queue name pattern --------------------------------------------------------------
 
 QUEUE_NAMES = [
-    "default", "a", "Az09_.:-", "emails.eu-1:high", "x" * limits.QUEUE_NAME_MAX,
-    "", " ", "two words", "a/b", "a*", "*", "é", "tab\tq", "x" * (limits.QUEUE_NAME_MAX + 1),
+    "default",
+    "a",
+    "Az09_.:-",
+    "emails.eu-1:high",
+    "x" * limits.QUEUE_NAME_MAX,
+    "",
+    " ",
+    "two words",
+    "a/b",
+    "a*",
+    "*",
+    "é",
+    "tab\tq",
+    "x" * (limits.QUEUE_NAME_MAX + 1),
 ]
 
 
@@ -127,8 +168,9 @@ def test_queue_name_pattern_matches_sql(db, name):
     assert accepted == bool(limits.QUEUE_NAME.match(name)), name
     # The same rule for tenant policies and fair queues ('*' aside, a wildcard there).
     if name != "*":
-        policy = sqlstate(lambda: policies.TENANT_POLICY_SET.run(db, queue=name, tenant="t", weight=1,
-                                                                 max_running=None))
+        policy = sqlstate(
+            lambda: policies.TENANT_POLICY_SET.run(db, queue=name, tenant="t", weight=1, max_running=None)
+        )
         assert (policy is None) == accepted, name
 
 
@@ -147,6 +189,7 @@ def test_schedule_name_pattern_is_accepted_by_sql(db, name):
 
 # -- numbers ---------------------------------------------------------------------------
 
+
 def test_priority_bounds(db):
     boundary(lambda p: enqueue(db, priority=p), limits.PRIORITY_MIN, limits.PRIORITY_MIN - 1, "22023")
     boundary(lambda p: enqueue(db, priority=p), limits.PRIORITY_MAX, limits.PRIORITY_MAX + 1, "22023")
@@ -155,15 +198,16 @@ def test_priority_bounds(db):
 def test_max_attempts_bounds(db):
     boundary(lambda n: enqueue(db, max_attempts=n), limits.MAX_ATTEMPTS_MIN, limits.MAX_ATTEMPTS_MIN - 1, "22023")
     boundary(lambda n: enqueue(db, max_attempts=n), limits.MAX_ATTEMPTS_MAX, limits.MAX_ATTEMPTS_MAX + 1, "22023")
-    boundary(lambda n: schedule_put(db, max_attempts=n), limits.MAX_ATTEMPTS_MAX, limits.MAX_ATTEMPTS_MAX + 1,
-             "22023")
+    boundary(lambda n: schedule_put(db, max_attempts=n), limits.MAX_ATTEMPTS_MAX, limits.MAX_ATTEMPTS_MAX + 1, "22023")
 
 
 def test_jitter_seconds_bounds(db):
-    boundary(lambda s: schedule_put(db, jitter_seconds=s), limits.JITTER_SECONDS_MIN, limits.JITTER_SECONDS_MIN - 1,
-             "22023")
-    boundary(lambda s: schedule_put(db, jitter_seconds=s), limits.JITTER_SECONDS_MAX, limits.JITTER_SECONDS_MAX + 1,
-             "22023")
+    boundary(
+        lambda s: schedule_put(db, jitter_seconds=s), limits.JITTER_SECONDS_MIN, limits.JITTER_SECONDS_MIN - 1, "22023"
+    )
+    boundary(
+        lambda s: schedule_put(db, jitter_seconds=s), limits.JITTER_SECONDS_MAX, limits.JITTER_SECONDS_MAX + 1, "22023"
+    )
 
 
 def test_claim_limit_bounds(db):
@@ -196,15 +240,16 @@ def test_enqueue_many_batch_size(db):
 
 def test_tenant_weight_and_cap_bounds(db):
     def policy(weight: int | None = None, max_running: int | None = None) -> str | None:
-        return sqlstate(lambda: policies.TENANT_POLICY_SET.run(db, queue="default", tenant="acme", weight=weight,
-                                                               max_running=max_running))
+        return sqlstate(
+            lambda: policies.TENANT_POLICY_SET.run(
+                db, queue="default", tenant="acme", weight=weight, max_running=max_running
+            )
+        )
 
     boundary(lambda w: policy(weight=w), limits.WEIGHT_MIN, limits.WEIGHT_MIN - 1, "22023")
     boundary(lambda w: policy(weight=w), limits.WEIGHT_MAX, limits.WEIGHT_MAX + 1, "22023")
-    boundary(lambda n: policy(max_running=n), limits.TENANT_MAX_RUNNING_MIN, limits.TENANT_MAX_RUNNING_MIN - 1,
-             "22023")
-    boundary(lambda n: policy(max_running=n), limits.TENANT_MAX_RUNNING_MAX, limits.TENANT_MAX_RUNNING_MAX + 1,
-             "22023")
+    boundary(lambda n: policy(max_running=n), limits.TENANT_MAX_RUNNING_MIN, limits.TENANT_MAX_RUNNING_MIN - 1, "22023")
+    boundary(lambda n: policy(max_running=n), limits.TENANT_MAX_RUNNING_MAX, limits.TENANT_MAX_RUNNING_MAX + 1, "22023")
 
 
 def test_key_limit_bounds(db):
@@ -217,6 +262,7 @@ def test_key_limit_bounds(db):
 
 # -- intervals and timestamps ------------------------------------------------------------------
 
+
 def test_lease_bounds(db):
     step = timedelta(milliseconds=1)
     boundary(lambda lease: claim(db, lease=lease), limits.LEASE_MIN, limits.LEASE_MIN - step, "22023")
@@ -226,9 +272,12 @@ def test_lease_bounds(db):
 def test_retry_in_bounds(db):
     def fail(retry_in: timedelta) -> str | None:
         # An unknown job: the arguments are checked first, then the job is simply not held ('lease_lost').
-        return sqlstate(lambda: db.execute(
-            "select * from jq.jq_fail(p_job_id => %s, p_worker => 'w', p_error => 'e', p_retry_in => %s)",
-            [uuid.uuid4(), retry_in]).fetchall())
+        return sqlstate(
+            lambda: db.execute(
+                "select * from jq.jq_fail(p_job_id => %s, p_worker => 'w', p_error => 'e', p_retry_in => %s)",
+                [uuid.uuid4(), retry_in],
+            ).fetchall()
+        )
 
     step = timedelta(microseconds=1)
     boundary(fail, limits.RETRY_IN_MIN, limits.RETRY_IN_MIN - step, "22023")

@@ -23,11 +23,17 @@ def test_a_bash_and_psql_worker_runs_jobs_through_the_sql_functions(db, dsn, tmp
     other_type = pyjq.enqueue(db, "not_for_bash", {}, queue="shell")
 
     params = conninfo_to_dict(dsn)
-    env = {**os.environ, "PGHOST": str(params["host"]), "PGPORT": str(params["port"]),
-           "PGUSER": str(params["user"]), "PGDATABASE": str(params["dbname"])}
+    env = {
+        **os.environ,
+        "PGHOST": str(params["host"]),
+        "PGPORT": str(params["port"]),
+        "PGUSER": str(params["user"]),
+        "PGDATABASE": str(params["dbname"]),
+    }
     out = tmp_path / "out.txt"
-    proc = subprocess.run(["bash", str(SCRIPT), "shell", "bash-worker-1", str(out)],
-                          env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        ["bash", str(SCRIPT), "shell", "bash-worker-1", str(out)], env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
 
     assert out.read_text().splitlines() == lines

@@ -43,8 +43,12 @@ def _soak(scaled, full):
     return full if SOAK else scaled
 
 
-FIXTURE_OK = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large,
-              HealthCheck.large_base_example]
+FIXTURE_OK = [
+    HealthCheck.function_scoped_fixture,
+    HealthCheck.too_slow,
+    HealthCheck.data_too_large,
+    HealthCheck.large_base_example,
+]
 
 
 def _reset(conn: psycopg.Connection) -> None:
@@ -72,9 +76,24 @@ class Session:
 
 
 CONNECTIONS = 3
-TX_OPS = st.sampled_from(["write", "enqueue", "enqueue", "enqueue_many", "enqueue_key", "reuse_key",
-                          "savepoint", "rollback_to", "fail", "commit", "commit", "rollback", "observe",
-                          "work"])
+TX_OPS = st.sampled_from(
+    [
+        "write",
+        "enqueue",
+        "enqueue",
+        "enqueue_many",
+        "enqueue_key",
+        "reuse_key",
+        "savepoint",
+        "rollback_to",
+        "fail",
+        "commit",
+        "commit",
+        "rollback",
+        "observe",
+        "work",
+    ]
+)
 
 
 def test_properties_transactional_enqueue(db, connect):
@@ -106,8 +125,10 @@ def test_properties_transactional_enqueue(db, connect):
                 assert row is None or row in committed_biz, "a committed job points at a missing business row"
             uncommitted = [j for s in sessions for j in s.pending("job")]
             if uncommitted:
-                seen = observer.execute("select s.job_id from unnest(%s::uuid[]) u(id) "
-                                        "cross join lateral jq.jq_status(u.id) s", [uncommitted]).fetchall()
+                seen = observer.execute(
+                    "select s.job_id from unnest(%s::uuid[]) u(id) cross join lateral jq.jq_status(u.id) s",
+                    [uncommitted],
+                ).fetchall()
                 assert seen == [], "another session sees uncommitted jobs"
 
         def end(k: int, commit: bool) -> None:
@@ -154,8 +175,8 @@ def test_properties_transactional_enqueue(db, connect):
                 if s.savepoints():
                     conn.execute(f"rollback to savepoint sp{[v for kk, v in s.items if kk == 'sp'][-1]}")
                     last = max(i for i, (kk, _) in enumerate(s.items) if kk == "sp")
-                    dropped_keys.update(v[0] for kk, v in s.items[last + 1:] if kk == "key")
-                    del s.items[last + 1:]
+                    dropped_keys.update(v[0] for kk, v in s.items[last + 1 :] if kk == "key")
+                    del s.items[last + 1 :]
                     s.aborted = False
                 continue
             if s.aborted:
@@ -212,8 +233,12 @@ def test_properties_transactional_enqueue(db, connect):
             end(k, data.draw(st.booleans(), label=f"commit {k} at the end"))
         observe()
         # A job exists exactly when its transaction committed: every committed one, and only those.
-        statuses = dict(observer.execute("select s.job_id, s.status from unnest(%s::uuid[]) u(id) "
-                                         "cross join lateral jq.jq_status(u.id) s", [list(committed_jobs)]))
+        statuses = dict(
+            observer.execute(
+                "select s.job_id, s.status from unnest(%s::uuid[]) u(id) cross join lateral jq.jq_status(u.id) s",
+                [list(committed_jobs)],
+            )
+        )
         assert set(statuses) == set(committed_jobs)
         assert all(statuses[j] == ("succeeded" if j in done else "queued") for j in committed_jobs)
 
@@ -318,23 +343,29 @@ class JobModel(RuleBasedStateMachine):
 
     # rules
 
-    @rule(target=jobs, priority=st.sampled_from([-1, 0, 0, 1]), delay=st.sampled_from([0, 0, 0, 3, 30]),
-          max_attempts=st.sampled_from([1, 2, 3]))
+    @rule(
+        target=jobs,
+        priority=st.sampled_from([-1, 0, 0, 1]),
+        delay=st.sampled_from([0, 0, 0, 3, 30]),
+        max_attempts=st.sampled_from([1, 2, 3]),
+    )
     def enqueue(self, priority: int, delay: int, max_attempts: int) -> UUID:
         run_at = self.now + timedelta(seconds=delay) if delay else None
         [(job_id, status, duplicate)] = self.conn.execute(
-            "select * from jq.jq_enqueue('t', '{}', 'q', %s, %s, %s)", [priority, run_at, max_attempts]).fetchall()
+            "select * from jq.jq_enqueue('t', '{}', 'q', %s, %s, %s)", [priority, run_at, max_attempts]
+        ).fetchall()
         assert (status, duplicate) == ("scheduled" if delay else "queued", False)
         self.model[job_id] = MJob(job_id, priority, max_attempts, run_at or self.now)
         return job_id
 
     @rule(worker=st.sampled_from(WORKERS), limit=st.integers(1, 3), lease=st.sampled_from(LEASES))
     def claim(self, worker: str, limit: int, lease: int) -> None:
-        rows = self.conn.execute("select id, attempts, locked_until from jq.jq_claim('q', %s, %s, %s)",
-                                 [worker, limit, timedelta(seconds=lease)]).fetchall()
+        rows = self.conn.execute(
+            "select id, attempts, locked_until from jq.jq_claim('q', %s, %s, %s)",
+            [worker, limit, timedelta(seconds=lease)],
+        ).fetchall()
         self._reap()
-        ready = [j for j in self.model.values()
-                 if j.where == "jobs" and j.status == "pending" and j.run_at <= self.now]
+        ready = [j for j in self.model.values() if j.where == "jobs" and j.status == "pending" and j.run_at <= self.now]
         claimed = {r[0] for r in rows}
         assert len(claimed) == len(rows) == min(limit, len(ready)), (rows, ready)
         assert claimed <= {j.id for j in ready}, "claimed a job that was not ready"
@@ -360,13 +391,18 @@ class JobModel(RuleBasedStateMachine):
             job.where, job.status, job.finished_at = "history", "succeeded", self.now
             job.locked_by = job.locked_until = None
 
-    @rule(worker=st.sampled_from(WORKERS), job_id=jobs,
-          retry_in=st.sampled_from([None, None, 0, 1, 5, 30]), discard=st.sampled_from([False] * 5 + [True]),
-          error=st.sampled_from(["boom", "  ", "", None, "Timeout after 30s for inv_7731\nTraceback ..."]))
+    @rule(
+        worker=st.sampled_from(WORKERS),
+        job_id=jobs,
+        retry_in=st.sampled_from([None, None, 0, 1, 5, 30]),
+        discard=st.sampled_from([False] * 5 + [True]),
+        error=st.sampled_from(["boom", "  ", "", None, "Timeout after 30s for inv_7731\nTraceback ..."]),
+    )
     def fail(self, worker: str, job_id: UUID, retry_in: int | None, discard: bool, error: str | None) -> None:
         [(status, next_at)] = self.conn.execute(
             "select * from jq.jq_fail(%s, %s, %s, %s, %s)",
-            [job_id, worker, error, None if retry_in is None else timedelta(seconds=retry_in), discard]).fetchall()
+            [job_id, worker, error, None if retry_in is None else timedelta(seconds=retry_in), discard],
+        ).fetchall()
         job = self.model[job_id]
         text = (error or "").strip(" ") or "failed without an error message"
         if not job.held_by(worker):
@@ -390,12 +426,19 @@ class JobModel(RuleBasedStateMachine):
                 assert low - 1e-6 <= waited <= high + 1e-6, f"retry after {waited} s, not in [{low}, {high}]"
             job.status, job.run_at = "pending", next_at
 
-    @rule(worker=st.sampled_from(WORKERS), ids=st.lists(jobs, max_size=3), lease=st.sampled_from(LEASES),
-          stranger=st.booleans())
+    @rule(
+        worker=st.sampled_from(WORKERS),
+        ids=st.lists(jobs, max_size=3),
+        lease=st.sampled_from(LEASES),
+        stranger=st.booleans(),
+    )
     def heartbeat(self, worker: str, ids: list[UUID], lease: int, stranger: bool) -> None:
         asked = ids + ([uuid.uuid4()] if stranger else [])
-        states = dict(self.conn.execute("select * from jq.jq_heartbeat(%s::uuid[], %s, %s)",
-                                        [asked, worker, timedelta(seconds=lease)]).fetchall())
+        states = dict(
+            self.conn.execute(
+                "select * from jq.jq_heartbeat(%s::uuid[], %s, %s)", [asked, worker, timedelta(seconds=lease)]
+            ).fetchall()
+        )
         expect = {}
         for i in asked:
             job = self.model.get(i)
@@ -455,7 +498,9 @@ class JobModel(RuleBasedStateMachine):
         rows = self.conn.execute(
             "select s.job_id, s.status, s.attempts, s.max_attempts, s.run_at, s.next_attempt_at, s.last_error,"
             " s.finished_at, s.cancel_requested from unnest(%s::uuid[]) u(id)"
-            " cross join lateral jq.jq_status(u.id) s", [ids]).fetchall()
+            " cross join lateral jq.jq_status(u.id) s",
+            [ids],
+        ).fetchall()
         got = {r[0]: r[1:] for r in rows}
         assert set(got) == set(ids), "jq_status lost track of a job"
         for i in ids:
@@ -475,21 +520,29 @@ class JobModel(RuleBasedStateMachine):
                 assert (last_error or "").startswith(job.last_error[:-4]), f"{where}: last_error {last_error!r}"
             else:
                 assert last_error == job.last_error, f"{where}: last_error {last_error!r} != {job.last_error!r}"
-        leases = {r[0]: r[1:] for r in self.conn.execute(
-            "select id, status, locked_by, locked_until from jq.jobs")}
+        leases = {r[0]: r[1:] for r in self.conn.execute("select id, status, locked_by, locked_until from jq.jobs")}
         expect = {j.id: (j.status, j.locked_by, j.locked_until) for j in self.model.values() if j.where == "jobs"}
         assert leases == expect, "jq.jobs leases differ from the model"
-        counts = self.conn.execute("select (select count(*) from jq.dead_jobs), "
-                                   "(select count(*) from jq.job_history)").fetchone()
-        assert counts == (sum(j.where == "dead" for j in self.model.values()),
-                          sum(j.where == "history" for j in self.model.values()))
+        counts = self.conn.execute(
+            "select (select count(*) from jq.dead_jobs), (select count(*) from jq.job_history)"
+        ).fetchone()
+        assert counts == (
+            sum(j.where == "dead" for j in self.model.values()),
+            sum(j.where == "history" for j in self.model.values()),
+        )
 
 
 def test_properties_state_machine_matches_model(db):
     JobModel.conn = db
-    run_state_machine_as_test(JobModel, settings=settings(
-        max_examples=_soak(40, 600), stateful_step_count=_soak(30, 60), deadline=None,
-        suppress_health_check=FIXTURE_OK))
+    run_state_machine_as_test(
+        JobModel,
+        settings=settings(
+            max_examples=_soak(40, 600),
+            stateful_step_count=_soak(30, 60),
+            deadline=None,
+            suppress_health_check=FIXTURE_OK,
+        ),
+    )
 
 
 # -- 7. bad input ----------------------------------------------------------------------------------
@@ -504,9 +557,43 @@ def test_properties_state_machine_matches_model(db):
 # What a call may fail with: invalid input (class 22), a constraint (23), or jq's own codes.
 ACCEPTABLE = ("22", "23", "54", "JQ")  # 54: the payload bounds of jq.settings
 
-SQL_META = ["'", "''", "';--", "'; drop table jq.jobs; --", "\\", '"', "$$", "$1", "%s", "%(x)s", "%%",
-            "/*", "*/", ";", "--", "jq.jobs", "E'\\x00'", "\\x00", "*", "?", ":", "{}", "{a,b}", "a,b",
-            "NULL", "null", "DEFAULT", "current_user", "\u202e", "\ufeff", "e\u0301", "😀", "ß", "İ", "\u2028"]
+SQL_META = [
+    "'",
+    "''",
+    "';--",
+    "'; drop table jq.jobs; --",
+    "\\",
+    '"',
+    "$$",
+    "$1",
+    "%s",
+    "%(x)s",
+    "%%",
+    "/*",
+    "*/",
+    ";",
+    "--",
+    "jq.jobs",
+    "E'\\x00'",
+    "\\x00",
+    "*",
+    "?",
+    ":",
+    "{}",
+    "{a,b}",
+    "a,b",
+    "NULL",
+    "null",
+    "DEFAULT",
+    "current_user",
+    "\u202e",
+    "\ufeff",
+    "e\u0301",
+    "😀",
+    "ß",
+    "İ",
+    "\u2028",
+]
 ODD_UNICODE = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
 # Stand-ins for the seeded jobs' ids, filled in at call time (the seed is redone after a call changes it).
 SEEDS = ("@pending", "@running", "@dead", "@finished")
@@ -528,66 +615,268 @@ def _nested(depth: int, kind: str) -> str:
 
 
 WILD_TEXT = [_raw(s) for s in SQL_META] + [
-    b"", b" ", b"\t\n", b"a\x00b", b"\x00", b"\xff\xfe", b"\xed\xa0\x80", b"\xc3", b"\xf4\x90\x80\x80",
-    _raw("x" * 63), _raw("x" * 64), _raw("x" * 65), _raw("x" * 128), _raw("x" * 129), _raw("x" * 255),
-    _raw("x" * 256), _raw("é" * 129), _raw("😀" * 65), _raw("q" * 3000), _raw("'" * 100_000)]
-WILD_JSON = [_raw(s) for s in [
-    "{", "}", '{"a":}', "{'a': 1}", "NaN", '{"a": NaN}', "Infinity", '{"a":1}x', "", '{"a":"\\u0000"}',
-    '{"\\u0000":1}', '"\\ud800"', '{"a":"\\udfff"}', "[]", "1", "null", '"x"', "true", '{"a":1,"a":2}',
-    '{"a":1e999}', '{"a":-0}', '{"a":1' + "0" * 400 + "}", '{"a":"\\u202e\\ufeff"}', '{"a":"' + "😀" * 1000 + '"}',
-    _nested(1000, "object"), _nested(3000, "array"), json.dumps({"blob": "x" * 6_000_000}),
-    json.dumps({f"k{i}": i for i in range(50_000)}), "{" + '"a":' * 3 + "1}"]] + [b'{"a":"\x00"}', b'{"a":"\xff"}']
-WILD_INT = [_raw(s) for s in [
-    "0", "-1", "1001", "1000", "32767", "32768", "-32768", "-32769", str(2**31 - 1), str(2**31), str(-(2**31)),
-    str(-(2**31) - 1), str(2**63), str(10**30), "1.5", "1e3", "", " 7 ", "abc", "0x10", "--1", "NaN", "1,000"]]
-WILD_INTERVAL = [_raw(s) for s in [
-    "0", "-1 second", "0.5 seconds", "00:00:00.999999", "7 days 00:00:01", "366 days", "1 month", "-1 month",
-    "178000000 years", "2147483647 days", "-2147483648 months", "P1D", "PT5M", "infinity", "-infinity", "abc", "",
-    "1 fortnight", "1 second ago", "1e10 seconds"]]
-WILD_TIMESTAMP = [_raw(s) for s in [
-    "infinity", "-infinity", "epoch", "now", "today", "tomorrow", "allballs", "4713-01-01 00:00:00+00 BC",
-    "4714-11-24 00:00:00+00 BC", "4714-11-23 00:00:00+00 BC", "294276-12-31 23:59:59+00",
-    "294277-01-01 00:00:00+00", "10000-01-01", "0001-01-01", "2026-02-30", "2026-10-20T09:00:00+05:30",
-    "2026-10-20T09:00:00", "2026-13-01", "next tuesday-ish", "", "2026-10-20 25:00", "J2451187",
-    "2026-10-20T09:00:00+25:00"]]
-WILD_UUID = [_raw(s) for s in ["not-a-uuid", "", "00000000-0000-0000-0000-000000000000", "{" + "0" * 32 + "}",
-                               "'; drop table jq.jobs; --", str(uuid.uuid4()), *SEEDS]]
-WILD_UUID_ARRAY = [_raw(s) for s in [
-    "{}", "{NULL}", "{garbage}", "{{}}", "not an array", "", "{@running,@running}", "{@pending,@dead,@finished}",
-    "{NULL,@running}", "[1:1]={@running}", "{{@running},{@pending}}",
-    "{" + ",".join(str(uuid.UUID(int=i)) for i in range(20_000)) + "}"]]
-WILD_TEXT_ARRAY = [_raw(s) for s in [
-    "{}", "{NULL}", '{""}', '{" "}', "{a,b", "not an array", "{{a},{b}}", "", '{"x\\"y"}', "{" + "q" * 3000 + "}",
-    "{" + ",".join(["q"] * 10_000) + "}", '{"; drop table jq.jobs; --"}', "{😀}"]] + [b"{a\x00}"]
-WILD_TIMESTAMP_ARRAY = [_raw(s) for s in [
-    "{}", "{NULL}", "{infinity}", "{-infinity}", '{"4713-01-01 00:00:00+00 BC"}', '{"294276-12-31 23:59:59+00"}',
-    "{garbage}", "not an array", "", "{now,now}"]]
+    b"",
+    b" ",
+    b"\t\n",
+    b"a\x00b",
+    b"\x00",
+    b"\xff\xfe",
+    b"\xed\xa0\x80",
+    b"\xc3",
+    b"\xf4\x90\x80\x80",
+    _raw("x" * 63),
+    _raw("x" * 64),
+    _raw("x" * 65),
+    _raw("x" * 128),
+    _raw("x" * 129),
+    _raw("x" * 255),
+    _raw("x" * 256),
+    _raw("é" * 129),
+    _raw("😀" * 65),
+    _raw("q" * 3000),
+    _raw("'" * 100_000),
+]
+WILD_JSON = [
+    _raw(s)
+    for s in [
+        "{",
+        "}",
+        '{"a":}',
+        "{'a': 1}",
+        "NaN",
+        '{"a": NaN}',
+        "Infinity",
+        '{"a":1}x',
+        "",
+        '{"a":"\\u0000"}',
+        '{"\\u0000":1}',
+        '"\\ud800"',
+        '{"a":"\\udfff"}',
+        "[]",
+        "1",
+        "null",
+        '"x"',
+        "true",
+        '{"a":1,"a":2}',
+        '{"a":1e999}',
+        '{"a":-0}',
+        '{"a":1' + "0" * 400 + "}",
+        '{"a":"\\u202e\\ufeff"}',
+        '{"a":"' + "😀" * 1000 + '"}',
+        _nested(1000, "object"),
+        _nested(3000, "array"),
+        json.dumps({"blob": "x" * 6_000_000}),
+        json.dumps({f"k{i}": i for i in range(50_000)}),
+        "{" + '"a":' * 3 + "1}",
+    ]
+] + [b'{"a":"\x00"}', b'{"a":"\xff"}']
+WILD_INT = [
+    _raw(s)
+    for s in [
+        "0",
+        "-1",
+        "1001",
+        "1000",
+        "32767",
+        "32768",
+        "-32768",
+        "-32769",
+        str(2**31 - 1),
+        str(2**31),
+        str(-(2**31)),
+        str(-(2**31) - 1),
+        str(2**63),
+        str(10**30),
+        "1.5",
+        "1e3",
+        "",
+        " 7 ",
+        "abc",
+        "0x10",
+        "--1",
+        "NaN",
+        "1,000",
+    ]
+]
+WILD_INTERVAL = [
+    _raw(s)
+    for s in [
+        "0",
+        "-1 second",
+        "0.5 seconds",
+        "00:00:00.999999",
+        "7 days 00:00:01",
+        "366 days",
+        "1 month",
+        "-1 month",
+        "178000000 years",
+        "2147483647 days",
+        "-2147483648 months",
+        "P1D",
+        "PT5M",
+        "infinity",
+        "-infinity",
+        "abc",
+        "",
+        "1 fortnight",
+        "1 second ago",
+        "1e10 seconds",
+    ]
+]
+WILD_TIMESTAMP = [
+    _raw(s)
+    for s in [
+        "infinity",
+        "-infinity",
+        "epoch",
+        "now",
+        "today",
+        "tomorrow",
+        "allballs",
+        "4713-01-01 00:00:00+00 BC",
+        "4714-11-24 00:00:00+00 BC",
+        "4714-11-23 00:00:00+00 BC",
+        "294276-12-31 23:59:59+00",
+        "294277-01-01 00:00:00+00",
+        "10000-01-01",
+        "0001-01-01",
+        "2026-02-30",
+        "2026-10-20T09:00:00+05:30",
+        "2026-10-20T09:00:00",
+        "2026-13-01",
+        "next tuesday-ish",
+        "",
+        "2026-10-20 25:00",
+        "J2451187",
+        "2026-10-20T09:00:00+25:00",
+    ]
+]
+WILD_UUID = [
+    _raw(s)
+    for s in [
+        "not-a-uuid",
+        "",
+        "00000000-0000-0000-0000-000000000000",
+        "{" + "0" * 32 + "}",
+        "'; drop table jq.jobs; --",
+        str(uuid.uuid4()),
+        *SEEDS,
+    ]
+]
+WILD_UUID_ARRAY = [
+    _raw(s)
+    for s in [
+        "{}",
+        "{NULL}",
+        "{garbage}",
+        "{{}}",
+        "not an array",
+        "",
+        "{@running,@running}",
+        "{@pending,@dead,@finished}",
+        "{NULL,@running}",
+        "[1:1]={@running}",
+        "{{@running},{@pending}}",
+        "{" + ",".join(str(uuid.UUID(int=i)) for i in range(20_000)) + "}",
+    ]
+]
+WILD_TEXT_ARRAY = [
+    _raw(s)
+    for s in [
+        "{}",
+        "{NULL}",
+        '{""}',
+        '{" "}',
+        "{a,b",
+        "not an array",
+        "{{a},{b}}",
+        "",
+        '{"x\\"y"}',
+        "{" + "q" * 3000 + "}",
+        "{" + ",".join(["q"] * 10_000) + "}",
+        '{"; drop table jq.jobs; --"}',
+        "{😀}",
+    ]
+] + [b"{a\x00}"]
+WILD_TIMESTAMP_ARRAY = [
+    _raw(s)
+    for s in [
+        "{}",
+        "{NULL}",
+        "{infinity}",
+        "{-infinity}",
+        '{"4713-01-01 00:00:00+00 BC"}',
+        '{"294276-12-31 23:59:59+00"}',
+        "{garbage}",
+        "not an array",
+        "",
+        "{now,now}",
+    ]
+]
 WILD_BOOL = [_raw(s) for s in ["t", "f", "yes", "0", "maybe", ""]]
 
-WILD = {"text": WILD_TEXT, "jsonb": WILD_JSON, "integer": WILD_INT, "smallint": WILD_INT, "bigint": WILD_INT,
-        "interval": WILD_INTERVAL, "timestamp with time zone": WILD_TIMESTAMP, "uuid": WILD_UUID,
-        "uuid[]": WILD_UUID_ARRAY, "text[]": WILD_TEXT_ARRAY, "timestamp with time zone[]": WILD_TIMESTAMP_ARRAY,
-        "boolean": WILD_BOOL}
+WILD = {
+    "text": WILD_TEXT,
+    "jsonb": WILD_JSON,
+    "integer": WILD_INT,
+    "smallint": WILD_INT,
+    "bigint": WILD_INT,
+    "interval": WILD_INTERVAL,
+    "timestamp with time zone": WILD_TIMESTAMP,
+    "uuid": WILD_UUID,
+    "uuid[]": WILD_UUID_ARRAY,
+    "text[]": WILD_TEXT_ARRAY,
+    "timestamp with time zone[]": WILD_TIMESTAMP_ARRAY,
+    "boolean": WILD_BOOL,
+}
 
 # Valid values by argument name (else by type): the seeded state makes most calls succeed.
 VALID_BY_NAME = {
-    "p_type": ["t", "other"], "p_queue": ["q", "default", "urgent"], "p_worker": ["w", "w2"],
-    "p_tenant": ["acme"], "p_idempotency_key": ["fresh", "k1"], "p_error": ["boom", "Timeout after 30s"],
-    "p_name": ["daily", "fresh"], "p_cron": ["0 8 * * *", "*/5 * * * *", "@daily"],
-    "p_timezone": ["UTC", "Asia/Kolkata", "America/New_York"], "p_missed": ["latest", "all", "none"],
-    "p_payload": ['{}', '{"a": [1, 2]}'], "p_jobs": ['[{"type": "t"}]', '[{"type": "t", "queue": "q", "priority": 2}]'],
-    "p_priority": ["0", "5", "-5"], "p_limit": ["1", "2", "1000"], "p_max_attempts": ["3", "1", "1000"],
-    "p_jitter_seconds": ["0", "60"], "p_lease": ["30 seconds", "5 minutes"], "p_retry_in": ["5 seconds", "0"],
-    "p_run_at": ["2030-01-01T00:00:00Z", "2020-01-01T00:00:00+05:30"], "p_since": ["2020-01-01T00:00:00Z"],
-    "p_next_run_at": ["2030-01-01T00:00:00Z"], "p_job_id": ["@running", "@pending", "@dead"],
-    "p_job_ids": ["{@running}", "{@running,@pending}"], "p_types": ["{t}", "{t,other}"], "p_queues": ["{q}"],
-    "p_names": ["{daily}"], "p_due_at": ['{"2030-01-01T00:00:00Z"}'], "p_slots": ['{"2030-01-01T00:00:00Z"}'],
-    "p_discard": ["false", "true"], "p_waiting": ["true", "false"],
+    "p_type": ["t", "other"],
+    "p_queue": ["q", "default", "urgent"],
+    "p_worker": ["w", "w2"],
+    "p_tenant": ["acme"],
+    "p_idempotency_key": ["fresh", "k1"],
+    "p_error": ["boom", "Timeout after 30s"],
+    "p_name": ["daily", "fresh"],
+    "p_cron": ["0 8 * * *", "*/5 * * * *", "@daily"],
+    "p_timezone": ["UTC", "Asia/Kolkata", "America/New_York"],
+    "p_missed": ["latest", "all", "none"],
+    "p_payload": ["{}", '{"a": [1, 2]}'],
+    "p_jobs": ['[{"type": "t"}]', '[{"type": "t", "queue": "q", "priority": 2}]'],
+    "p_priority": ["0", "5", "-5"],
+    "p_limit": ["1", "2", "1000"],
+    "p_max_attempts": ["3", "1", "1000"],
+    "p_jitter_seconds": ["0", "60"],
+    "p_lease": ["30 seconds", "5 minutes"],
+    "p_retry_in": ["5 seconds", "0"],
+    "p_run_at": ["2030-01-01T00:00:00Z", "2020-01-01T00:00:00+05:30"],
+    "p_since": ["2020-01-01T00:00:00Z"],
+    "p_next_run_at": ["2030-01-01T00:00:00Z"],
+    "p_job_id": ["@running", "@pending", "@dead"],
+    "p_job_ids": ["{@running}", "{@running,@pending}"],
+    "p_types": ["{t}", "{t,other}"],
+    "p_queues": ["{q}"],
+    "p_names": ["{daily}"],
+    "p_due_at": ['{"2030-01-01T00:00:00Z"}'],
+    "p_slots": ['{"2030-01-01T00:00:00Z"}'],
+    "p_discard": ["false", "true"],
+    "p_waiting": ["true", "false"],
 }
-VALID_BY_TYPE = {"text": ["t"], "jsonb": ["{}"], "integer": ["1"], "smallint": ["1"], "bigint": ["1"],
-                 "interval": ["1 minute"], "timestamp with time zone": ["2030-01-01T00:00:00Z"],
-                 "uuid": ["@running"], "uuid[]": ["{@running}"], "text[]": ["{t}"],
-                 "timestamp with time zone[]": ['{"2030-01-01T00:00:00Z"}'], "boolean": ["true"]}
+VALID_BY_TYPE = {
+    "text": ["t"],
+    "jsonb": ["{}"],
+    "integer": ["1"],
+    "smallint": ["1"],
+    "bigint": ["1"],
+    "interval": ["1 minute"],
+    "timestamp with time zone": ["2030-01-01T00:00:00Z"],
+    "uuid": ["@running"],
+    "uuid[]": ["{@running}"],
+    "text[]": ["{t}"],
+    "timestamp with time zone[]": ['{"2030-01-01T00:00:00Z"}'],
+    "boolean": ["true"],
+}
 
 
 def valid_values(sql_type: str, name: str) -> list[bytes]:
@@ -598,18 +887,23 @@ def valid_values(sql_type: str, name: str) -> list[bytes]:
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | ODD_UNICODE,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ODD_UNICODE, inner, max_size=4), max_leaves=15)
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ODD_UNICODE, inner, max_size=4),
+    max_leaves=15,
+)
 ENQUEUE_MANY_JOB = st.fixed_dictionaries(
     {"type": st.sampled_from(["t", "", " ", "x" * 129]) | ODD_UNICODE},
-    optional={"payload": st.dictionaries(ODD_UNICODE, JSON_VALUES, max_size=3) | JSON_VALUES,
-              "queue": st.sampled_from(["default", "q", "bad queue", "x" * 65]) | ODD_UNICODE,
-              "priority": st.integers(-(2**40), 2**40) | st.floats() | st.just("high"),
-              "run_at": st.sampled_from(["2026-10-20T09:00:00Z", "infinity", "-infinity", "soon",
-                                         "294277-01-01T00:00:00Z"]) | st.integers(),
-              "max_attempts": st.integers(-5, 2000) | st.just(1.5),
-              "idempotency_key": st.sampled_from(["k0", "k1", "dup", "", "x" * 256]) | st.none(),
-              "tenant": st.sampled_from(["acme", "", "x" * 129]) | st.none(),
-              "colour": st.just("red")})
+    optional={
+        "payload": st.dictionaries(ODD_UNICODE, JSON_VALUES, max_size=3) | JSON_VALUES,
+        "queue": st.sampled_from(["default", "q", "bad queue", "x" * 65]) | ODD_UNICODE,
+        "priority": st.integers(-(2**40), 2**40) | st.floats() | st.just("high"),
+        "run_at": st.sampled_from(["2026-10-20T09:00:00Z", "infinity", "-infinity", "soon", "294277-01-01T00:00:00Z"])
+        | st.integers(),
+        "max_attempts": st.integers(-5, 2000) | st.just(1.5),
+        "idempotency_key": st.sampled_from(["k0", "k1", "dup", "", "x" * 256]) | st.none(),
+        "tenant": st.sampled_from(["acme", "", "x" * 129]) | st.none(),
+        "colour": st.just("red"),
+    },
+)
 
 
 def wild_strategy(sql_type: str, name: str) -> st.SearchStrategy[bytes | None]:
@@ -618,25 +912,41 @@ def wild_strategy(sql_type: str, name: str) -> st.SearchStrategy[bytes | None]:
     if sql_type == "text":
         generated = [ODD_UNICODE.map(_raw), st.binary(max_size=20)]
     elif sql_type == "jsonb":
-        generated = [st.dictionaries(ODD_UNICODE, JSON_VALUES, max_size=5).map(lambda d: _raw(json.dumps(d))),
-                     JSON_VALUES.map(lambda v: _raw(json.dumps(v)))]
+        generated = [
+            st.dictionaries(ODD_UNICODE, JSON_VALUES, max_size=5).map(lambda d: _raw(json.dumps(d))),
+            JSON_VALUES.map(lambda v: _raw(json.dumps(v))),
+        ]
         if name == "p_jobs":
             generated.append(st.lists(ENQUEUE_MANY_JOB, max_size=5).map(lambda xs: _raw(json.dumps(xs))))
     elif sql_type in ("integer", "smallint", "bigint"):
         generated = [st.integers(-(2**64), 2**64).map(lambda i: _raw(str(i)))]
     elif sql_type == "interval":
-        generated = [st.builds(lambda n, unit: _raw(f"{n} {unit}"), st.integers(-10**9, 10**9),
-                               st.sampled_from(["microseconds", "seconds", "minutes", "hours", "days", "years"]))]
+        generated = [
+            st.builds(
+                lambda n, unit: _raw(f"{n} {unit}"),
+                st.integers(-(10**9), 10**9),
+                st.sampled_from(["microseconds", "seconds", "minutes", "hours", "days", "years"]),
+            )
+        ]
     elif sql_type == "timestamp with time zone":
-        generated = [st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31),
-                                  timezones=st.sampled_from([UTC, timezone(timedelta(hours=14))])
-                                  ).map(lambda d: _raw(d.isoformat()))]
+        generated = [
+            st.datetimes(
+                min_value=datetime(1, 1, 1),
+                max_value=datetime(9999, 12, 31),
+                timezones=st.sampled_from([UTC, timezone(timedelta(hours=14))]),
+            ).map(lambda d: _raw(d.isoformat()))
+        ]
     elif sql_type == "uuid":
         generated = [st.uuids().map(lambda u: _raw(str(u)))]
     elif sql_type in ("uuid[]", "text[]"):
         element = st.sampled_from(SEEDS) | st.uuids().map(str) if sql_type == "uuid[]" else ODD_UNICODE
-        generated = [st.lists(element, max_size=5).map(
-            lambda xs: _raw("{" + ",".join('"' + x.replace("\\", "\\\\").replace('"', '\\"') + '"' for x in xs) + "}"))]
+        generated = [
+            st.lists(element, max_size=5).map(
+                lambda xs: _raw(
+                    "{" + ",".join('"' + x.replace("\\", "\\\\").replace('"', '\\"') + '"' for x in xs) + "}"
+                )
+            )
+        ]
     return st.one_of(_pick(WILD[sql_type]), *generated, st.none())
 
 
@@ -655,8 +965,16 @@ class Seeded:
 def _seed(conn: psycopg.Connection) -> Seeded:
     _reset(conn)
     conn.execute("reset jq.now")
-    ids = [r.job_id for r in pyjq.enqueue_many(conn, [
-        {"type": "t", "queue": "q", "priority": p, "idempotency_key": f"k{p}", "tenant": "acme"} for p in range(4)])]
+    ids = [
+        r.job_id
+        for r in pyjq.enqueue_many(
+            conn,
+            [
+                {"type": "t", "queue": "q", "priority": p, "idempotency_key": f"k{p}", "tenant": "acme"}
+                for p in range(4)
+            ],
+        )
+    ]
     claimed = [r[0] for r in conn.execute("select id from jq.jq_claim('q', 'w', 3)")]
     running, doomed, finished = claimed
     conn.execute("select jq.jq_fail(%s, 'w', 'boom', null, true)", [doomed])
@@ -674,13 +992,23 @@ def public_functions(conn: psycopg.Connection) -> list[tuple[str, list[str], lis
         "select p.proname, array(select format_type(t, null) from unnest(p.proargtypes) t),"
         "       coalesce(p.proargnames[1:p.pronargs], array[]::text[]), p.pronargdefaults"
         "  from pg_proc p join pg_namespace n on n.oid = p.pronamespace"
-        " where n.nspname = 'jq' and p.proname like 'jq\\_%%' order by 1, 2").fetchall()
+        " where n.nspname = 'jq' and p.proname like 'jq\\_%%' order by 1, 2"
+    ).fetchall()
 
 
-TABLES = ["jq.jobs", "jq.dead_jobs", "jq.job_history", "jq.idempotency_keys", "jq.schedules", "jq.queue_waiters",
-          "jq.settings", "jq.migrations"]
+TABLES = [
+    "jq.jobs",
+    "jq.dead_jobs",
+    "jq.job_history",
+    "jq.idempotency_keys",
+    "jq.schedules",
+    "jq.queue_waiters",
+    "jq.settings",
+    "jq.migrations",
+]
 SNAPSHOT_SQL = "select " + ", ".join(
-    f"(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from {table} t)" for table in TABLES)
+    f"(select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from {table} t)" for table in TABLES
+)
 
 
 class BadInput:
@@ -696,8 +1024,10 @@ class BadInput:
         return self.conn.execute(SNAPSHOT_SQL).fetchone()
 
     def call(self, fname: str, types: list[str], args: list[bytes | None], in_hypothesis: bool = False) -> None:
-        exprs = ["null::" + t if a is None else f"convert_from(%s::bytea, 'UTF8')::{t}"
-                 for a, t in zip(args, types, strict=False)]  # args may stop short: the rest take their defaults
+        exprs = [
+            "null::" + t if a is None else f"convert_from(%s::bytea, 'UTF8')::{t}"
+            for a, t in zip(args, types, strict=False)
+        ]  # args may stop short: the rest take their defaults
         params = [self.seeded.fill(a) for a in args if a is not None]
         statement = f"select count(*) from jq.{fname}({', '.join(exprs)})"  # rows are not read
         shown = [p[:120] + (b"..." if len(p) > 120 else b"") for p in params]
@@ -710,7 +1040,8 @@ class BadInput:
             counts[1] += 1
             state = exc.sqlstate or "(none)"
             assert state[:2] in ACCEPTABLE and state != "P0001", (
-                f"{fname}{tuple(shown)}: SQLSTATE {state} ({type(exc).__name__}: {str(exc).strip()[:300]})")
+                f"{fname}{tuple(shown)}: SQLSTATE {state} ({type(exc).__name__}: {str(exc).strip()[:300]})"
+            )
             assert self._snapshot() == self.snapshot, f"{fname}{tuple(shown)} failed with {state} but changed tables"
             return
         counts[0] += 1
@@ -719,16 +1050,19 @@ class BadInput:
             self.conn.execute("select count(*) from jq.jq_dead_groups()").fetchone()
             self.conn.execute("select count(*) from jq.jobs j cross join lateral jq.jq_status(j.id)").fetchone()
         except psycopg.Error as exc:
-            raise AssertionError(f"after {fname}{tuple(shown)} succeeded, reporting fails: SQLSTATE {exc.sqlstate} "
-                                 f"{str(exc).strip()[:300]}") from exc
+            raise AssertionError(
+                f"after {fname}{tuple(shown)} succeeded, reporting fails: SQLSTATE {exc.sqlstate} "
+                f"{str(exc).strip()[:300]}"
+            ) from exc
         finally:
             if self._snapshot() != self.snapshot:  # the call changed the seeded state: start again from it
                 self.seeded = _seed(self.conn)
                 self.snapshot = self._snapshot()
 
 
-def random_calls(checker: BadInput, fname: str, types: list[str], argnames: list[str], valid: list[list[bytes]],
-                 required: int) -> Callable[[], None]:
+def random_calls(
+    checker: BadInput, fname: str, types: list[str], argnames: list[str], valid: list[list[bytes]], required: int
+) -> Callable[[], None]:
     """A Hypothesis test calling fname with the first `required` or more arguments, up to two of them wild."""
 
     @settings(max_examples=_soak(25, 500), deadline=None, suppress_health_check=FIXTURE_OK, database=None)
@@ -736,8 +1070,10 @@ def random_calls(checker: BadInput, fname: str, types: list[str], argnames: list
     def calls(data: st.DataObject) -> None:
         supplied = data.draw(st.integers(required, len(types)), label="arguments given")
         wild = data.draw(st.sets(st.integers(0, max(0, supplied - 1)), max_size=min(2, supplied)), label="wild")
-        args = [data.draw(wild_strategy(t, n) if i in wild else st.sampled_from(valid[i]), label=n)
-                for i, (t, n) in enumerate(zip(types[:supplied], argnames, strict=False))]
+        args = [
+            data.draw(wild_strategy(t, n) if i in wild else st.sampled_from(valid[i]), label=n)
+            for i, (t, n) in enumerate(zip(types[:supplied], argnames, strict=False))
+        ]
         checker.call(fname, types, args, in_hypothesis=True)
 
     return calls
@@ -746,9 +1082,23 @@ def random_calls(checker: BadInput, fname: str, types: list[str], argnames: list
 def test_properties_bad_input_to_every_public_function(db, capsys):
     functions = public_functions(db)
     names = {f[0] for f in functions}
-    for expected in ("jq_enqueue", "jq_enqueue_many", "jq_claim", "jq_complete", "jq_fail", "jq_heartbeat",
-                     "jq_release", "jq_cancel", "jq_status", "jq_dead_groups", "jq_retry_dead", "jq_stats",
-                     "jq_maintain", "jq_version", "jq_set_waiting"):
+    for expected in (
+        "jq_enqueue",
+        "jq_enqueue_many",
+        "jq_claim",
+        "jq_complete",
+        "jq_fail",
+        "jq_heartbeat",
+        "jq_release",
+        "jq_cancel",
+        "jq_status",
+        "jq_dead_groups",
+        "jq_retry_dead",
+        "jq_stats",
+        "jq_maintain",
+        "jq_version",
+        "jq_set_waiting",
+    ):
         assert expected in names, f"{expected} not found among {sorted(names)}"
     db.execute("set statement_timeout = '60s'")
     checker = BadInput(db)
@@ -775,8 +1125,10 @@ def test_properties_bad_input_to_every_public_function(db, capsys):
         except AssertionError as exc:
             problems.append(str(exc)[:3000])
     with capsys.disabled():
-        print("\nbad input: calls per function (succeeded/failed cleanly): "
-              + ", ".join(f"{f} {ok}/{bad}" for f, (ok, bad) in sorted(checker.tally.items())))
+        print(
+            "\nbad input: calls per function (succeeded/failed cleanly): "
+            + ", ".join(f"{f} {ok}/{bad}" for f, (ok, bad) in sorted(checker.tally.items()))
+        )
     assert not problems, "\n\n".join(problems)
 
 
@@ -787,15 +1139,50 @@ HTTP_PRODUCER = {"Authorization": "Bearer producer-token-properties"}
 HTTP_ADMIN = {"Authorization": "Bearer admin-token-properties"}
 
 WILD_STRINGS = st.one_of(
-    st.sampled_from(["", " ", "t", "default", "q", "acme", "daily", "0 8 * * *", "UTC", "Mars/Olympus", "latest",
-                     "a\u0000b", "\ud800", "x" * 64, "x" * 65, "x" * 128, "x" * 129, "x" * 255, "x" * 256,
-                     "😀" * 65, "infinity", "-infinity", "0001-01-01T00:00:00Z", "0001-01-01T00:00:00+14:00",
-                     "9999-12-31T23:59:59Z", "9999-12-31T23:59:59-14:00", "10000-01-01T00:00:00Z",
-                     "2026-10-20T09:00:00+05:30", "2026-10-20T09:00:00", "2026-02-30T00:00:00Z", *SQL_META]),
-    ODD_UNICODE)
-WILD_NUMBERS = st.one_of(st.sampled_from([0, 1, -1, 25, 1000, 1001, 32767, 32768, -32769, 2**31, 2**63, 10**30,
-                                          1.5, -0.0, 1e308, 86400, 86401]),
-                         st.integers(), st.floats(allow_nan=False))
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "t",
+            "default",
+            "q",
+            "acme",
+            "daily",
+            "0 8 * * *",
+            "UTC",
+            "Mars/Olympus",
+            "latest",
+            "a\u0000b",
+            "\ud800",
+            "x" * 64,
+            "x" * 65,
+            "x" * 128,
+            "x" * 129,
+            "x" * 255,
+            "x" * 256,
+            "😀" * 65,
+            "infinity",
+            "-infinity",
+            "0001-01-01T00:00:00Z",
+            "0001-01-01T00:00:00+14:00",
+            "9999-12-31T23:59:59Z",
+            "9999-12-31T23:59:59-14:00",
+            "10000-01-01T00:00:00Z",
+            "2026-10-20T09:00:00+05:30",
+            "2026-10-20T09:00:00",
+            "2026-02-30T00:00:00Z",
+            *SQL_META,
+        ]
+    ),
+    ODD_UNICODE,
+)
+WILD_NUMBERS = st.one_of(
+    st.sampled_from(
+        [0, 1, -1, 25, 1000, 1001, 32767, 32768, -32769, 2**31, 2**63, 10**30, 1.5, -0.0, 1e308, 86400, 86401]
+    ),
+    st.integers(),
+    st.floats(allow_nan=False),
+)
 WILD_JSON_VALUE = st.one_of(WILD_STRINGS, WILD_NUMBERS, st.none(), st.booleans(), JSON_VALUES)
 
 
@@ -807,33 +1194,72 @@ def _deep(depth: int) -> Any:
 
 
 WILD_PAYLOADS = st.one_of(
-    st.dictionaries(ODD_UNICODE, JSON_VALUES, max_size=4), JSON_VALUES,
+    st.dictionaries(ODD_UNICODE, JSON_VALUES, max_size=4),
+    JSON_VALUES,
     st.sampled_from([10, 500, 990]).map(_deep),
-    _pick([{"a": "\u0000"}, {"\u0000": 1}, {"a": "\ud800"}, {"blob": "x" * 2_000_000}]))
+    _pick([{"a": "\u0000"}, {"\u0000": 1}, {"a": "\ud800"}, {"blob": "x" * 2_000_000}]),
+)
 # Raw bodies: broken JSON, nesting deeper than any parser's recursion, wrong shapes.
-WILD_BODIES = _pick([b"", b"{", b"null", b"[]", b"1", b'"x"', b"{'type': 't'}", b'{"type": "t"}x',
-                               b"[" * 100_000 + b"]" * 100_000, b'{"type": "t", "payload": ' + b'{"a":' * 100_000 +
-                               b"1" + b"}" * 100_000 + b"}", b'{"type": "t", "payload": {"n": 1e5000}}',
-                               b'{"type": "\\u0000"}', b'{"type": "\xff"}', b'{"type": "t", "type": "u"}'])
+WILD_BODIES = _pick(
+    [
+        b"",
+        b"{",
+        b"null",
+        b"[]",
+        b"1",
+        b'"x"',
+        b"{'type': 't'}",
+        b'{"type": "t"}x',
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"type": "t", "payload": ' + b'{"a":' * 100_000 + b"1" + b"}" * 100_000 + b"}",
+        b'{"type": "t", "payload": {"n": 1e5000}}',
+        b'{"type": "\\u0000"}',
+        b'{"type": "\xff"}',
+        b'{"type": "t", "type": "u"}',
+    ]
+)
 
 
 def _fields(names: dict[str, st.SearchStrategy]) -> st.SearchStrategy[dict]:
     """Request objects: each field valid, wild, or left out; now and then an unknown one."""
-    return st.fixed_dictionaries({}, optional={k: st.one_of(v, WILD_JSON_VALUE) for k, v in names.items()}
-                                 | {"colour": st.just("red")})
+    return st.fixed_dictionaries(
+        {}, optional={k: st.one_of(v, WILD_JSON_VALUE) for k, v in names.items()} | {"colour": st.just("red")}
+    )
 
 
-ENQUEUE_BODY = _fields({"type": st.sampled_from(["t", "other"]), "payload": WILD_PAYLOADS,
-                        "queue": st.sampled_from(["default", "q"]), "priority": st.integers(-5, 5),
-                        "runAt": st.sampled_from(["2026-10-20T09:00:00+05:30", "2030-01-01T00:00:00Z"]),
-                        "maxAttempts": st.integers(1, 5), "idempotencyKey": st.sampled_from(["k0", "k1", "fresh"]),
-                        "tenant": st.sampled_from(["acme"])})
-SCHEDULE_BODY = _fields({"cron": st.sampled_from(["0 8 * * *", "@daily"]), "timezone": st.sampled_from(["UTC"]),
-                         "type": st.sampled_from(["t"]), "payload": WILD_PAYLOADS, "queue": st.sampled_from(["q"]),
-                         "priority": st.integers(-5, 5), "jitterSeconds": st.integers(0, 600),
-                         "maxAttempts": st.integers(1, 5), "missed": st.sampled_from(["latest", "all", "none"])})
-RETRY_BODY = _fields({"type": st.sampled_from(["t"]), "error": st.sampled_from(["boom"]),
-                      "since": st.sampled_from(["2020-01-01T00:00:00Z"]), "limit": st.integers(1, 10)})
+ENQUEUE_BODY = _fields(
+    {
+        "type": st.sampled_from(["t", "other"]),
+        "payload": WILD_PAYLOADS,
+        "queue": st.sampled_from(["default", "q"]),
+        "priority": st.integers(-5, 5),
+        "runAt": st.sampled_from(["2026-10-20T09:00:00+05:30", "2030-01-01T00:00:00Z"]),
+        "maxAttempts": st.integers(1, 5),
+        "idempotencyKey": st.sampled_from(["k0", "k1", "fresh"]),
+        "tenant": st.sampled_from(["acme"]),
+    }
+)
+SCHEDULE_BODY = _fields(
+    {
+        "cron": st.sampled_from(["0 8 * * *", "@daily"]),
+        "timezone": st.sampled_from(["UTC"]),
+        "type": st.sampled_from(["t"]),
+        "payload": WILD_PAYLOADS,
+        "queue": st.sampled_from(["q"]),
+        "priority": st.integers(-5, 5),
+        "jitterSeconds": st.integers(0, 600),
+        "maxAttempts": st.integers(1, 5),
+        "missed": st.sampled_from(["latest", "all", "none"]),
+    }
+)
+RETRY_BODY = _fields(
+    {
+        "type": st.sampled_from(["t"]),
+        "error": st.sampled_from(["boom"]),
+        "since": st.sampled_from(["2020-01-01T00:00:00Z"]),
+        "limit": st.integers(1, 10),
+    }
+)
 
 
 def test_properties_bad_input_over_http(db, dsn, capsys):
@@ -854,18 +1280,32 @@ def test_properties_bad_input_over_http(db, dsn, capsys):
     ids = st.one_of(st.sampled_from(list(seeded.ids.values())).map(str), st.uuids().map(str), WILD_STRINGS)
 
     request = st.one_of(
-        st.tuples(st.just("POST"), st.just("/jobs"), ENQUEUE_BODY.map(lambda b: ("json", b)) | WILD_BODIES.map(
-            lambda b: ("raw", b))),
-        st.tuples(st.sampled_from(["GET", "POST"]), ids.map(lambda i: f"/jobs/{url(i)}"), st.none())
-        .map(lambda t: (t[0], t[1] + ("/cancel" if t[0] == "POST" else ""), None)),
-        st.tuples(st.just("PUT"), WILD_STRINGS.map(lambda n: f"/schedules/{url(n) or 'x'}"),
-                  SCHEDULE_BODY.map(lambda b: ("json", b)) | WILD_BODIES.map(lambda b: ("raw", b))),
-        st.tuples(st.sampled_from(["GET", "DELETE"]), WILD_STRINGS.map(lambda n: f"/schedules/{url(n) or 'x'}"),
-                  st.none()),
-        st.tuples(st.just("GET"), st.tuples(WILD_STRINGS, WILD_STRINGS).map(
-            lambda t: f"/dead-letter?type={url(t[0])}&since={url(t[1])}"), st.none()),
-        st.tuples(st.just("POST"), st.just("/dead-letter/retry"),
-                  RETRY_BODY.map(lambda b: ("json", b)) | WILD_BODIES.map(lambda b: ("raw", b))),
+        st.tuples(
+            st.just("POST"),
+            st.just("/jobs"),
+            ENQUEUE_BODY.map(lambda b: ("json", b)) | WILD_BODIES.map(lambda b: ("raw", b)),
+        ),
+        st.tuples(st.sampled_from(["GET", "POST"]), ids.map(lambda i: f"/jobs/{url(i)}"), st.none()).map(
+            lambda t: (t[0], t[1] + ("/cancel" if t[0] == "POST" else ""), None)
+        ),
+        st.tuples(
+            st.just("PUT"),
+            WILD_STRINGS.map(lambda n: f"/schedules/{url(n) or 'x'}"),
+            SCHEDULE_BODY.map(lambda b: ("json", b)) | WILD_BODIES.map(lambda b: ("raw", b)),
+        ),
+        st.tuples(
+            st.sampled_from(["GET", "DELETE"]), WILD_STRINGS.map(lambda n: f"/schedules/{url(n) or 'x'}"), st.none()
+        ),
+        st.tuples(
+            st.just("GET"),
+            st.tuples(WILD_STRINGS, WILD_STRINGS).map(lambda t: f"/dead-letter?type={url(t[0])}&since={url(t[1])}"),
+            st.none(),
+        ),
+        st.tuples(
+            st.just("POST"),
+            st.just("/dead-letter/retry"),
+            RETRY_BODY.map(lambda b: ("json", b)) | WILD_BODIES.map(lambda b: ("raw", b)),
+        ),
     )
 
     with TestClient(create_app(dsn, tokens=HTTP_TOKENS)) as client:
@@ -906,5 +1346,7 @@ def test_properties_bad_input_over_http(db, dsn, capsys):
 
         send()
     with capsys.disabled():
-        print("\nbad input over HTTP: answers per route: " + ", ".join(
-            f"{r} {dict(sorted(s.items()))}" for r, s in sorted(statuses.items())))
+        print(
+            "\nbad input over HTTP: answers per route: "
+            + ", ".join(f"{r} {dict(sorted(s.items()))}" for r, s in sorted(statuses.items()))
+        )

@@ -106,12 +106,17 @@ def test_readme_worker_example_runs_its_jobs(db, dsn, tmp_path, monkeypatch):
 
 
 def test_readme_cli_enqueue_and_status(db, dsn):
-    lines = [line for block in _code_blocks(README, "sh") for line in block.splitlines()
-             if line.startswith("pyjq enqueue generate_invoice_pdf")]
+    lines = [
+        line
+        for block in _code_blocks(README, "sh")
+        for line in block.splitlines()
+        if line.startswith("pyjq enqueue generate_invoice_pdf")
+    ]
     assert len(lines) == 1, "README.md should show one `pyjq enqueue generate_invoice_pdf` command"
     args = shlex.split(lines[0], comments=True)[1:]
-    out = subprocess.run([sys.executable, "-m", "pyjq.cli", *args, "--dsn", dsn],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "pyjq.cli", *args, "--dsn", dsn], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     job_id, status = out.stdout.split()[:2]
     assert status in ("queued", "scheduled")
@@ -132,8 +137,7 @@ def _anchors(path: Path) -> set[str]:
 
 
 def _relative_links(path: Path) -> list[str]:
-    return [t for t in LINK.findall(FENCED.sub("", path.read_text()))
-            if not re.match(r"[a-z]+:", t)]
+    return [t for t in LINK.findall(FENCED.sub("", path.read_text())) if not re.match(r"[a-z]+:", t)]
 
 
 @pytest.mark.parametrize("doc", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -166,9 +170,13 @@ def _sql_api_rows() -> set[str]:
 
 
 def test_sql_api_has_a_row_for_every_installed_function(db):
-    installed = {name for (name,) in db.execute(
-        "select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace"
-        " where n.nspname = 'jq' and p.proname like 'jq\\_%'")}
+    installed = {
+        name
+        for (name,) in db.execute(
+            "select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace"
+            " where n.nspname = 'jq' and p.proname like 'jq\\_%'"
+        )
+    }
     documented = _sql_api_rows()
     assert installed, "no jq_* functions found: is jq installed?"
     assert not installed - documented, f"no row in docs/sql-api.md for {sorted(installed - documented)}"

@@ -49,17 +49,17 @@ def set_sql_clock(conn: psycopg.Connection, now: datetime | str) -> None:
 
 
 def jobs(conn: psycopg.Connection, like: str = "schedule:%") -> list[tuple[str, datetime]]:
-    return conn.execute("select idempotency_key, run_at from jq.jobs where idempotency_key like %s order by run_at, 1",
-                        [like]).fetchall()
+    return conn.execute(
+        "select idempotency_key, run_at from jq.jobs where idempotency_key like %s order by run_at, 1", [like]
+    ).fetchall()
 
 
 def slots_of(conn: psycopg.Connection, name: str) -> list[str]:
     prefix = f"schedule:{name}:"
-    return [k[len(prefix):] for k, _ in jobs(conn, prefix + "%")]
+    return [k[len(prefix) :] for k, _ in jobs(conn, prefix + "%")]
 
 
-def walk(conn: psycopg.Connection, scheduler: Scheduler, clock: Clock, start: str, end: str,
-         step: timedelta) -> None:
+def walk(conn: psycopg.Connection, scheduler: Scheduler, clock: Clock, start: str, end: str, step: timedelta) -> None:
     """Move the clock from start to end in steps, ticking at every step."""
     moment, stop = at(start), at(end)
     while moment <= stop:
@@ -69,6 +69,7 @@ def walk(conn: psycopg.Connection, scheduler: Scheduler, clock: Clock, start: st
 
 
 # -- the cron grammar: Python and SQL agree, and mean what croniter means ------------------
+
 
 def _random_field(rng: random.Random, lo: int, hi: int, names: tuple[str, ...] | None) -> str:
     def value(v: int) -> str:
@@ -99,11 +100,33 @@ def test_python_and_sql_read_every_cron_alike(db: psycopg.Connection) -> None:
     rng = random.Random(5)
     months = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
     weekdays = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
-    exprs = ["0 8 * * *", "@hourly", "@weekly", " @Daily ", "0 0 29 2 *", "0 0 31 2 *", "5-5 * * * *",
-             "0 0 * * 7", "0 0 * * 0-7/2", "* * * * * *", "0 25 * * *", "a b c d e", "*/0 * * * *"]
-    exprs.extend(" ".join([_random_field(rng, 0, 59, None), _random_field(rng, 0, 23, None),
-                           _random_field(rng, 1, 31, None), _random_field(rng, 1, 12, months),
-                           _random_field(rng, 0, 7, weekdays)]) for _ in range(400))
+    exprs = [
+        "0 8 * * *",
+        "@hourly",
+        "@weekly",
+        " @Daily ",
+        "0 0 29 2 *",
+        "0 0 31 2 *",
+        "5-5 * * * *",
+        "0 0 * * 7",
+        "0 0 * * 0-7/2",
+        "* * * * * *",
+        "0 25 * * *",
+        "a b c d e",
+        "*/0 * * * *",
+    ]
+    exprs.extend(
+        " ".join(
+            [
+                _random_field(rng, 0, 59, None),
+                _random_field(rng, 0, 23, None),
+                _random_field(rng, 1, 31, None),
+                _random_field(rng, 1, 12, months),
+                _random_field(rng, 0, 7, weekdays),
+            ]
+        )
+        for _ in range(400)
+    )
     # A sprinkle of broken ones.
     exprs += [e.replace("-", "--", 1) for e in exprs[20:40]] + [e + " *" for e in exprs[40:50]]
     valid = 0
@@ -126,8 +149,10 @@ def test_python_and_sql_read_every_cron_alike(db: psycopg.Connection) -> None:
             times = CronTimes(expr, "UTC")
             expanded = croniter.expand(times.expr)[0]
             full = [range(60), range(24), range(1, 32), range(1, 13), range(7)]
-            got = [tuple(full[i]) if f == ["*"] else tuple(sorted({int(v) % 7 if i == 4 else int(v) for v in f}))
-                   for i, f in enumerate(expanded)]
+            got = [
+                tuple(full[i]) if f == ["*"] else tuple(sorted({int(v) % 7 if i == 4 else int(v) for v in f}))
+                for i, f in enumerate(expanded)
+            ]
             assert tuple(got) == py, expr
     assert valid > 150
 
@@ -138,14 +163,16 @@ def test_python_and_sql_derive_the_same_key_and_jitter(db: psycopg.Connection) -
         name = "".join(rng.choice("abcxyz:-_0123456789é") for _ in range(rng.randint(1, 128)))
         slot = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=rng.randint(0, 10**6))
         jitter = rng.choice([0, 1, 60, 600, 86400])
-        key, offset = db.execute("select jq._schedule_key(%s, %s), jq._schedule_offset(%s, %s, %s)",
-                                 [name, slot, name, slot, jitter]).fetchone()
+        key, offset = db.execute(
+            "select jq._schedule_key(%s, %s), jq._schedule_offset(%s, %s, %s)", [name, slot, name, slot, jitter]
+        ).fetchone()
         assert key == schedule_key(name, slot)
         assert offset == schedule_offset(name, slot, jitter)
         assert timedelta(0) <= offset < timedelta(seconds=max(jitter, 1))
 
 
 # -- the Python API -------------------------------------------------------------------
+
 
 def test_schedule_checks_cron_and_timezone_before_writing(db: psycopg.Connection) -> None:
     for cron in ["0 8 * *", "0 24 * * *", "0 0 31 2 *", "0 0 L * *", "* * * * * *", ""]:
@@ -167,19 +194,39 @@ def test_schedule_checks_cron_and_timezone_before_writing(db: psycopg.Connection
 
 def test_schedule_computes_next_run_at_in_the_timezone(db: psycopg.Connection) -> None:
     now = at("2026-03-01T00:00:00Z")
-    first = pyjq.schedule(db, "digest", cron="0 8 * * *", timezone="Asia/Kolkata", type="send_digest",
-                          payload={"user_id": 42}, jitter_seconds=600, now=now)
+    first = pyjq.schedule(
+        db,
+        "digest",
+        cron="0 8 * * *",
+        timezone="Asia/Kolkata",
+        type="send_digest",
+        payload={"user_id": 42},
+        jitter_seconds=600,
+        now=now,
+    )
     assert first == pyjq.ScheduleResult("digest", True, at("2026-03-01T02:30:00Z"))
-    again = pyjq.schedule(db, "digest", cron="0 8 * * *", timezone="Asia/Kolkata", type="send_digest",
-                          payload={"user_id": 43}, now=now + timedelta(days=3))
-    assert again == pyjq.ScheduleResult("digest", False, at("2026-03-01T02:30:00Z")), \
+    again = pyjq.schedule(
+        db,
+        "digest",
+        cron="0 8 * * *",
+        timezone="Asia/Kolkata",
+        type="send_digest",
+        payload={"user_id": 43},
+        now=now + timedelta(days=3),
+    )
+    assert again == pyjq.ScheduleResult("digest", False, at("2026-03-01T02:30:00Z")), (
         "the same cron and timezone keep the pending slot"
-    moved = pyjq.schedule(db, "digest", cron="0 8 * * *", timezone="Europe/Berlin", type="send_digest",
-                          now=now)
+    )
+    moved = pyjq.schedule(db, "digest", cron="0 8 * * *", timezone="Europe/Berlin", type="send_digest", now=now)
     assert moved.next_run_at == at("2026-03-01T07:00:00Z")
     [row] = pyjq.list_schedules(db)
-    assert (row.name, row.timezone, row.payload, row.jitter_seconds, row.paused) == \
-        ("digest", "Europe/Berlin", {}, 0, False)
+    assert (row.name, row.timezone, row.payload, row.jitter_seconds, row.paused) == (
+        "digest",
+        "Europe/Berlin",
+        {},
+        0,
+        False,
+    )
     assert pyjq.pause_schedule(db, "digest") and pyjq.list_schedules(db, "digest")[0].paused
     assert pyjq.resume_schedule(db, "digest") and not pyjq.list_schedules(db, "digest")[0].paused
     assert pyjq.unschedule(db, "digest") is True
@@ -188,6 +235,7 @@ def test_schedule_computes_next_run_at_in_the_timezone(db: psycopg.Connection) -
 
 
 # -- firing: time zones and DST --------------------------------------------------------
+
 
 def test_kolkata_0800_fires_at_0230_utc(db: psycopg.Connection) -> None:
     set_sql_clock(db, "2026-03-01T00:00:00Z")
@@ -231,8 +279,7 @@ def test_new_york_fall_back_fires_each_day_once(db: psycopg.Connection) -> None:
         "2026-11-02T06:30:00Z",
     ]
     hourly = slots_of(db, "ny-hourly")
-    assert "2026-11-01T05:00:00Z" in hourly and "2026-11-01T06:00:00Z" not in hourly, \
-        "01:00 fires once, at 01:00 EDT"
+    assert "2026-11-01T05:00:00Z" in hourly and "2026-11-01T06:00:00Z" not in hourly, "01:00 fires once, at 01:00 EDT"
     assert "2026-11-01T07:00:00Z" in hourly  # 02:00 EST
     assert len(hourly) == len(set(hourly))
 
@@ -240,6 +287,7 @@ def test_new_york_fall_back_fires_each_day_once(db: psycopg.Connection) -> None:
 def test_croniter_alone_would_fire_a_repeated_time_twice() -> None:
     """Why CronTimes wraps croniter: aware iteration repeats 01:30 on fall-back day."""
     from zoneinfo import ZoneInfo
+
     it = croniter("30 1 * * *", datetime(2026, 10, 31, 12, tzinfo=ZoneInfo("America/New_York")))
     raw = [it.get_next(datetime).astimezone(UTC) for _ in range(2)]
     assert raw == [at("2026-11-01T05:30:00Z"), at("2026-11-01T06:30:00Z")]
@@ -248,6 +296,7 @@ def test_croniter_alone_would_fire_a_repeated_time_twice() -> None:
 
 
 # -- firing: exactly once per slot ------------------------------------------------------
+
 
 def test_three_schedulers_racing_fire_every_slot_exactly_once(db: psycopg.Connection, connect) -> None:
     set_sql_clock(db, "2026-03-01T07:59:00Z")
@@ -313,8 +362,10 @@ def test_crash_before_commit_refires_the_same_slot_with_the_same_run_at(db: psyc
     rows = victim.execute("select name, next_run_at from jq.jq_schedules_due(1000)").fetchall()
     assert len(rows) == 50
     names = [r[0] for r in rows]
-    victim.execute("select * from jq.jq_schedules_fire(%s, %s, %s, %s)",
-                   [names, [r[1] for r in rows], [r[1] for r in rows], [at("2026-03-02T07:00:00Z")] * 50])
+    victim.execute(
+        "select * from jq.jq_schedules_fire(%s, %s, %s, %s)",
+        [names, [r[1] for r in rows], [r[1] for r in rows], [at("2026-03-02T07:00:00Z")] * 50],
+    )
     other = Scheduler(clock=clock)
     assert other.tick_result(db).claimed == 0, "a second scheduler must skip the locked schedules"
     pid = victim.info.backend_pid
@@ -355,6 +406,7 @@ def test_resumed_schedule_does_not_fire_slots_missed_while_paused(db: psycopg.Co
 
 # -- jitter --------------------------------------------------------------------------------
 
+
 def test_jitter_is_deterministic_and_spreads_ten_thousand_schedules_evenly(db: psycopg.Connection) -> None:
     set_sql_clock(db, "2026-03-01T06:00:00Z")
     db.execute("""select count(*) from generate_series(1, 10000) g,
@@ -370,22 +422,31 @@ def test_jitter_is_deterministic_and_spreads_ten_thousand_schedules_evenly(db: p
     for minute, count in per_minute.items():
         assert 850 <= count <= 1150, (minute, count)
     for key, run_at in rows[:500]:
-        name = key[len("schedule:"):-len(":2026-03-01T07:00:00Z")]
+        name = key[len("schedule:") : -len(":2026-03-01T07:00:00Z")]
         assert run_at == slot + schedule_offset(name, slot, 600)
 
 
 # -- missed slots --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("missed,expected", [
-    ("latest", ["2026-03-02T08:00:00Z"]),
-    ("all", [f"2026-03-01T{h:02d}:00:00Z" for h in range(8, 24)] + [f"2026-03-02T{h:02d}:00:00Z" for h in range(9)]),
-    ("none", []),
-])
-def test_missed_slots_after_every_worker_was_down_for_a_day(db: psycopg.Connection, missed: str,
-                                                           expected: list[str]) -> None:
+
+@pytest.mark.parametrize(
+    "missed,expected",
+    [
+        ("latest", ["2026-03-02T08:00:00Z"]),
+        (
+            "all",
+            [f"2026-03-01T{h:02d}:00:00Z" for h in range(8, 24)] + [f"2026-03-02T{h:02d}:00:00Z" for h in range(9)],
+        ),
+        ("none", []),
+    ],
+)
+def test_missed_slots_after_every_worker_was_down_for_a_day(
+    db: psycopg.Connection, missed: str, expected: list[str]
+) -> None:
     set_sql_clock(db, "2026-03-01T07:30:00Z")
-    pyjq.schedule(db, "hourly", cron="0 * * * *", timezone="UTC", type="t", missed=missed,
-                  now=at("2026-03-01T07:30:00Z"))
+    pyjq.schedule(
+        db, "hourly", cron="0 * * * *", timezone="UTC", type="t", missed=missed, now=at("2026-03-01T07:30:00Z")
+    )
     # Every worker down from 07:30 on the 1st until 08:30 on the 2nd.
     clock = Clock(at("2026-03-02T08:30:00Z"))
     Scheduler(clock=clock).run_pending(db)
@@ -403,8 +464,7 @@ def test_missed_none_still_fires_a_slot_that_is_only_a_little_late(db: psycopg.C
 
 
 def test_missed_all_catches_up_over_several_ticks(db: psycopg.Connection) -> None:
-    pyjq.schedule(db, "m", cron="*/10 * * * *", timezone="UTC", type="t", missed="all",
-                  now=at("2026-03-01T00:00:00Z"))
+    pyjq.schedule(db, "m", cron="*/10 * * * *", timezone="UTC", type="t", missed="all", now=at("2026-03-01T00:00:00Z"))
     scheduler = Scheduler(clock=Clock(at("2026-03-01T05:00:00Z")), max_slots_per_schedule=7)
     assert scheduler.tick(db) == 7
     assert scheduler.tick(db) == 7
@@ -412,8 +472,9 @@ def test_missed_all_catches_up_over_several_ticks(db: psycopg.Connection) -> Non
     assert len(slots_of(db, "m")) == 30  # 00:10 .. 05:00
 
 
-def test_a_zone_this_python_cannot_read_waits_without_blocking_others(db: psycopg.Connection,
-                                                                     caplog: pytest.LogCaptureFixture) -> None:
+def test_a_zone_this_python_cannot_read_waits_without_blocking_others(
+    db: psycopg.Connection, caplog: pytest.LogCaptureFixture
+) -> None:
     # Written behind the functions' back: a name SQL would refuse.
     db.execute("""insert into jq.schedules (name, cron, timezone, type, next_run_at)
                   values ('broken', '0 8 * * *', 'Nowhere/Atlantis', 't', '2026-03-01 08:00Z')""")
@@ -425,6 +486,7 @@ def test_a_zone_this_python_cannot_read_waits_without_blocking_others(db: psycop
 
 
 # -- the async runner ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("with_pool", [False, True], ids=["dsn", "pool"])
 def test_run_async_fires_due_slots_until_stopped(db: psycopg.Connection, dsn: str, with_pool: bool) -> None:
@@ -458,14 +520,46 @@ def test_run_async_fires_due_slots_until_stopped(db: psycopg.Connection, dsn: st
 
 # -- the CLI -------------------------------------------------------------------------------
 
+
 def test_cli_schedules_put_list_pause_resume_delete(db: psycopg.Connection, dsn: str) -> None:
-    put = _cli("schedules", "put", "digest", "--cron", "0 8 * * *", "--tz", "Asia/Kolkata", "--type", "send_digest",
-               "--payload", '{"user_id": 42}', "--jitter", "600", "--missed", "all", "--dsn", dsn)
+    put = _cli(
+        "schedules",
+        "put",
+        "digest",
+        "--cron",
+        "0 8 * * *",
+        "--tz",
+        "Asia/Kolkata",
+        "--type",
+        "send_digest",
+        "--payload",
+        '{"user_id": 42}',
+        "--jitter",
+        "600",
+        "--missed",
+        "all",
+        "--dsn",
+        dsn,
+    )
     assert put.exit_code == 0, put.output
     assert put.stdout.startswith("created schedule digest; next run ")
     assert "08:00 Asia/Kolkata)" in put.stdout
-    again = _cli("schedules", "put", "digest", "--cron", "0 8 * * *", "--tz", "Asia/Kolkata", "--type", "send_digest",
-                 "--jitter", "600", "--dsn", dsn, "--json")
+    again = _cli(
+        "schedules",
+        "put",
+        "digest",
+        "--cron",
+        "0 8 * * *",
+        "--tz",
+        "Asia/Kolkata",
+        "--type",
+        "send_digest",
+        "--jitter",
+        "600",
+        "--dsn",
+        dsn,
+        "--json",
+    )
     assert json.loads(again.stdout)["created"] is False
 
     listed = _cli("schedules", "list", "--dsn", dsn)
@@ -487,14 +581,23 @@ def test_cli_schedules_put_list_pause_resume_delete(db: psycopg.Connection, dsn:
     assert missing.exit_code == 1
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--cron", "0 25 * * *", "--tz", "UTC"], "error: cron '0 25 * * *' is invalid: hour 25 is out of range"),
-    (["--cron", "0 8 * * *", "--tz", "Mars/Base"], "error: timezone 'Mars/Base' is not a known IANA time zone name"),
-    (["--cron", "0 8 * * *", "--tz", "UTC", "--jitter", "90000"],
-     "error: jitter_seconds 90000 is out of range (22023)"),
-])
-def test_cli_schedules_put_rejects_bad_input_in_one_line(db: psycopg.Connection, dsn: str, args: list[str],
-                                                         needle: str) -> None:
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--cron", "0 25 * * *", "--tz", "UTC"], "error: cron '0 25 * * *' is invalid: hour 25 is out of range"),
+        (
+            ["--cron", "0 8 * * *", "--tz", "Mars/Base"],
+            "error: timezone 'Mars/Base' is not a known IANA time zone name",
+        ),
+        (
+            ["--cron", "0 8 * * *", "--tz", "UTC", "--jitter", "90000"],
+            "error: jitter_seconds 90000 is out of range (22023)",
+        ),
+    ],
+)
+def test_cli_schedules_put_rejects_bad_input_in_one_line(
+    db: psycopg.Connection, dsn: str, args: list[str], needle: str
+) -> None:
     result = _cli("schedules", "put", "bad", "--type", "t", *args, "--dsn", dsn)
     assert result.exit_code == 1
     assert result.stderr.startswith(needle), result.stderr

@@ -70,8 +70,16 @@ def drain(worker: pyjq.Worker, timeout: float = 30.0) -> pyjq.RunSummary:
 
 def test_handler_receives_the_whole_job(db, dsn):
     run_at = datetime.now(UTC) - timedelta(seconds=5)
-    queued = pyjq.enqueue(db, "whole", {"n": 1, "nested": {"a": [1, 2]}}, priority=7, max_attempts=3,
-                          idempotency_key="order-1", tenant="acme", run_at=run_at)
+    queued = pyjq.enqueue(
+        db,
+        "whole",
+        {"n": 1, "nested": {"a": [1, 2]}},
+        priority=7,
+        max_attempts=3,
+        idempotency_key="order-1",
+        tenant="acme",
+        run_at=run_at,
+    )
     worker = pyjq.Worker(dsn, queues={"default": 2})
     seen: list[pyjq.Job] = []
 
@@ -141,8 +149,11 @@ def test_coroutine_and_thread_handlers_both_run(db, dsn):
 
 
 def test_each_queue_has_its_own_slots(db, dsn):
-    pyjq.enqueue_many(db, [{"type": "slow", "queue": "small"} for _ in range(8)]
-                      + [{"type": "slow_thread", "queue": "big"} for _ in range(8)])
+    pyjq.enqueue_many(
+        db,
+        [{"type": "slow", "queue": "small"} for _ in range(8)]
+        + [{"type": "slow_thread", "queue": "big"} for _ in range(8)],
+    )
     worker = pyjq.Worker(dsn, queues={"small": 2, "big": 4})
     lock = threading.Lock()
     now = {"small": 0, "big": 0}
@@ -201,8 +212,9 @@ def test_notify_wakes_an_idle_worker_long_before_its_poll(db, dsn):
 
     async def scenario():
         # Idle: the worker has claimed, found nothing and marked itself waiting.
-        await eventually(lambda: sql(dsn, "select 1 from jq.queue_waiters where worker = %s", [worker.name]),
-                         what="the waiting mark")
+        await eventually(
+            lambda: sql(dsn, "select 1 from jq.queue_waiters where worker = %s", [worker.name]), what="the waiting mark"
+        )
         await asyncio.sleep(0.3)
         enqueued = time.monotonic()
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
@@ -224,8 +236,9 @@ def test_waiting_marks_follow_idle_and_busy(db, dsn):
         await gate.wait()
 
     async def marked() -> bool:
-        return bool(await sql(dsn, "select 1 from jq.queue_waiters where worker = %s and queue = 'default'",
-                              [worker.name]))
+        return bool(
+            await sql(dsn, "select 1 from jq.queue_waiters where worker = %s and queue = 'default'", [worker.name])
+        )
 
     async def scenario():
         await eventually(marked, what="idle worker marked waiting")
@@ -269,8 +282,9 @@ def test_an_idle_worker_wakes_at_the_run_at_of_a_job_scheduled_meanwhile(db, dsn
     worker.add_handler("later", lambda job: started.append(time.time()))
 
     async def scenario():
-        await eventually(lambda: sql(dsn, "select 1 from jq.queue_waiters where worker = %s", [worker.name]),
-                         what="the waiting mark")
+        await eventually(
+            lambda: sql(dsn, "select 1 from jq.queue_waiters where worker = %s", [worker.name]), what="the waiting mark"
+        )
         run_at = datetime.now(UTC) + timedelta(seconds=1.5)
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
             await pyjq.enqueue_async(conn, "later", {}, run_at=run_at)
@@ -494,7 +508,12 @@ def test_one_log_line_per_job_outcome(db, dsn, caplog):
     assert set(lines) == {str(good.job_id), str(bad.job_id)}
     ok, failed = lines[str(good.job_id)], lines[str(bad.job_id)]
     assert (ok.jq_outcome, ok.levelname, ok.jq_type, ok.jq_queue, ok.jq_attempt) == (
-        "succeeded", "INFO", "logged", "default", 1)
+        "succeeded",
+        "INFO",
+        "logged",
+        "default",
+        1,
+    )
     assert ok.jq_duration_ms >= 0
     assert ok.getMessage().startswith(f"job succeeded id={good.job_id} type=logged queue=default attempt=1/25 ")
     assert failed.jq_outcome == "failed_retrying" and failed.levelname == "WARNING"
@@ -768,8 +787,9 @@ def test_an_idle_worker_costs_about_one_query_a_second(db, dsn, capsys):
 
     def commits() -> int:
         with psycopg.connect(dsn, autocommit=True) as conn:
-            return conn.execute("select xact_commit from pg_stat_database where datname = current_database()"
-                                ).fetchone()[0]
+            return conn.execute(
+                "select xact_commit from pg_stat_database where datname = current_database()"
+            ).fetchone()[0]
 
     async def scenario():
         await asyncio.sleep(1.0)  # past start-up
@@ -786,11 +806,13 @@ def test_an_idle_worker_costs_about_one_query_a_second(db, dsn, capsys):
     transactions = commits() - first - 1  # the first commits() is itself one
     statements = sum(v for k, v in calls.items() if k != "round_trips")
     with capsys.disabled():
-        print(f"\nidle worker, 3 queues, poll_interval {worker.poll_interval} s: "
-              f"{calls.get('round_trips', 0) / idle_seconds:.2f} round trips (one statement each)/s and "
-              f"{statements / idle_seconds:.2f} jq function calls/s over {idle_seconds:.0f} idle seconds {calls}; "
-              f"database: {transactions} transactions in the worker's {lifetime:.1f} s life "
-              f"(start-up and shutdown included) = {transactions / lifetime:.2f}/s")
+        print(
+            f"\nidle worker, 3 queues, poll_interval {worker.poll_interval} s: "
+            f"{calls.get('round_trips', 0) / idle_seconds:.2f} round trips (one statement each)/s and "
+            f"{statements / idle_seconds:.2f} jq function calls/s over {idle_seconds:.0f} idle seconds {calls}; "
+            f"database: {transactions} transactions in the worker's {lifetime:.1f} s life "
+            f"(start-up and shutdown included) = {transactions / lifetime:.2f}/s"
+        )
     # Behaviour, not speed: an idle worker only polls, one round trip per poll interval.
     assert calls.get("round_trips", 0) <= idle_seconds / worker.poll_interval * 1.5 + 1
     assert set(calls) <= {"claim", "round_trips", "maintain"}

@@ -27,12 +27,22 @@ REPO = TESTS.parent
 class WorkerProcess:
     def __init__(self, dsn: str, log: Path, mode: str, opts: dict[str, Any], loglevel: str):
         paths = [str(REPO), str(TESTS)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else [])
-        env = dict(os.environ, JQ_APP_DSN=dsn, JQ_APP_OPTS=json.dumps(opts), JQ_APP_LOGLEVEL=loglevel,
-                   PYTHONPATH=os.pathsep.join(paths))
+        env = dict(
+            os.environ,
+            JQ_APP_DSN=dsn,
+            JQ_APP_OPTS=json.dumps(opts),
+            JQ_APP_LOGLEVEL=loglevel,
+            PYTHONPATH=os.pathsep.join(paths),
+        )
         self.log = log
         self._log_file = open(log, "w")  # noqa: SIM115 - the child's stderr until close()
-        self.proc = subprocess.Popen([sys.executable, str(TESTS / "worker_app.py"), mode], env=env,
-                                     stdout=subprocess.PIPE, stderr=self._log_file, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(TESTS / "worker_app.py"), mode],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=self._log_file,
+            text=True,
+        )
 
     def signal(self, sig: int) -> None:
         self.proc.send_signal(sig)
@@ -144,8 +154,12 @@ def test_the_worker_carries_on_after_a_server_restart(db, dsn, worker_process):
     across = pyjq.enqueue(db, "sleep", {"seconds": 3}).job_id  # finishes while the server is down or just back
     wait_until(is_(dsn, across, "running"), what="the long job to start", proc=worker)
 
-    subprocess.run([*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", "fast"],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [*shlex.split(os.environ["JQ_TEST_PGCTL"]), "restart", "-m", "fast"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
 
     with psycopg.connect(dsn, autocommit=True) as conn:
         after = [pyjq.enqueue(conn, "noop", {}).job_id for _ in range(10)]
@@ -171,5 +185,7 @@ def test_drain_throughput_of_one_worker_process(db, dsn, worker_process, capsys)
     ready = sum(s.ready + s.running for s in pyjq.stats(db))
     assert ready == 0
     with capsys.disabled():
-        print(f"\none worker process drained {n} no-op jobs in {out['seconds']:.2f} s = "
-              f"{n / out['seconds']:.0f} jobs/s (100 slots; calls {out['stats']})")
+        print(
+            f"\none worker process drained {n} no-op jobs in {out['seconds']:.2f} s = "
+            f"{n / out['seconds']:.0f} jobs/s (100 slots; calls {out['stats']})"
+        )

@@ -22,8 +22,11 @@ import time
 
 import pyjq
 
-logging.basicConfig(level=os.environ.get("JQ_APP_LOGLEVEL", "INFO"), stream=sys.stderr,
-                    format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+logging.basicConfig(
+    level=os.environ.get("JQ_APP_LOGLEVEL", "INFO"),
+    stream=sys.stderr,
+    format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s",
+)
 
 worker = pyjq.Worker(os.environ["JQ_APP_DSN"], **json.loads(os.environ.get("JQ_APP_OPTS", "{}")))
 
@@ -53,8 +56,12 @@ def main() -> None:
         started = time.perf_counter()
         summary = asyncio.run(worker.drain(timeout=float(os.environ.get("JQ_APP_DRAIN_TIMEOUT", "300"))))
         seconds = time.perf_counter() - started
-        sys.stdout.write(json.dumps({"jobs": summary.total, "succeeded": summary.succeeded,
-                                     "seconds": seconds, "stats": worker.stats}) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {"jobs": summary.total, "succeeded": summary.succeeded, "seconds": seconds, "stats": worker.stats}
+            )
+            + "\n"
+        )
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 

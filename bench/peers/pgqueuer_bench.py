@@ -100,6 +100,7 @@ def worker(dsn: str, mode: str, batch_size: int) -> None:
 
         loop = asyncio.get_running_loop()
         import signal
+
         loop.add_signal_handler(signal.SIGTERM, pgq.shutdown.set)
         await asyncio.to_thread(child_ready)
         t0 = time.time()

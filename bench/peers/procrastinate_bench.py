@@ -89,9 +89,11 @@ async def worker(dsn: str, mode: str, concurrency: int) -> dict:
         await asyncio.to_thread(child_ready)
         t0 = time.time()
         ru0 = resource.getrusage(resource.RUSAGE_SELF)
-        task = asyncio.create_task(app.run_worker_async(
-            queues=["bench"], concurrency=concurrency, wait=(mode != "drain"),
-            install_signal_handlers=False))
+        task = asyncio.create_task(
+            app.run_worker_async(
+                queues=["bench"], concurrency=concurrency, wait=(mode != "drain"), install_signal_handlers=False
+            )
+        )
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
         try:
             await task

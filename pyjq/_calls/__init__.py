@@ -71,8 +71,9 @@ def _raise_unreadable(exc: psycopg.DataError) -> NoReturn:
     answers that is a time beyond Python's years 1 to 9999, written by a client other than jq."""
     if exc.sqlstate:
         raise exc
-    raise TimestampOutOfRange(f"jq answered a time outside the years 1 to 9999 that Python can hold ({exc})",
-                              sqlstate="22008") from exc
+    raise TimestampOutOfRange(
+        f"jq answered a time outside the years 1 to 9999 that Python can hold ({exc})", sqlstate="22008"
+    ) from exc
 
 
 class _Call:

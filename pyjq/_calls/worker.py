@@ -188,8 +188,11 @@ def _lenient(base: type[Any]) -> type[Any]:
     return Lenient
 
 
-_LENIENT_LOADERS = [("jsonb", _lenient(JsonbLoader)), ("json", _lenient(JsonLoader)),
-                    ("timestamptz", _lenient(TimestamptzLoader))]
+_LENIENT_LOADERS = [
+    ("jsonb", _lenient(JsonbLoader)),
+    ("json", _lenient(JsonLoader)),
+    ("timestamptz", _lenient(TimestamptzLoader)),
+]
 
 
 def _load_leniently(cur: psycopg.AsyncCursor[Any]) -> list[dict[str, Any]]:

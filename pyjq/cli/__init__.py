@@ -29,4 +29,3 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         sys.stderr.write("error: the pyjq command needs click: pip install 'pyjq[cli]'\n")
         raise SystemExit(2) from None
     run(argv)
-

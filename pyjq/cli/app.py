@@ -29,6 +29,7 @@ __all__ = ["cli", "main"]
 
 # -- errors ---------------------------------------------------------------------
 
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -44,8 +45,14 @@ class _Root(click.Group):
 
     show_traceback = False
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         self.show_traceback = False  # set by the callback when --traceback is given
@@ -84,6 +91,7 @@ def _usage_hint(exc: click.UsageError) -> str | None:
 
 # -- the root group ----------------------------------------------------------------
 
+
 @click.group(cls=_Root, context_settings=CONTEXT_SETTINGS)
 @dsn_option
 @click.option("--traceback", is_flag=True, help="Show the full Python traceback when a command fails.")
@@ -97,9 +105,24 @@ def cli(dsn: str | None, traceback: bool) -> None:
     cli.show_traceback = traceback
 
 
-for _command in (install.install, install.version, worker.worker, jobs.enqueue, jobs.status, jobs.cancel,
-                 jobs.stats, dead.dead, schedules.schedules, fairness.tenants, fairness.policy, fairness.key_limit,
-                 fairness.queue, maintain.maintain, serve.serve, dev.dev):
+for _command in (
+    install.install,
+    install.version,
+    worker.worker,
+    jobs.enqueue,
+    jobs.status,
+    jobs.cancel,
+    jobs.stats,
+    dead.dead,
+    schedules.schedules,
+    fairness.tenants,
+    fairness.policy,
+    fairness.key_limit,
+    fairness.queue,
+    maintain.maintain,
+    serve.serve,
+    dev.dev,
+):
     cli.add_command(_command)
 
 

@@ -27,9 +27,23 @@ from psycopg.conninfo import conninfo_to_dict
 from ..errors import JQError, NotInstalled, from_psycopg
 
 __all__ = [
-    "CONTEXT_SETTINGS", "DSN_ENV", "CLIError", "Timestamp", "connect", "describe", "dsn_option", "echo_json",
-    "fmt", "fmt_age", "given_dsn", "json_option", "jsonable", "parse_conninfo", "read_payload",
-    "resolve_dsn", "table",
+    "CONTEXT_SETTINGS",
+    "DSN_ENV",
+    "CLIError",
+    "Timestamp",
+    "connect",
+    "describe",
+    "dsn_option",
+    "echo_json",
+    "fmt",
+    "fmt_age",
+    "given_dsn",
+    "json_option",
+    "jsonable",
+    "parse_conninfo",
+    "read_payload",
+    "resolve_dsn",
+    "table",
 ]
 
 DSN_ENV = "DATABASE_URL"
@@ -38,8 +52,8 @@ CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-
 # -- errors ---------------------------------------------------------------------
+
 
 class CLIError(Exception):
     """An error the CLI reports as one line on stderr (plus an optional hint), then exits."""
@@ -81,6 +95,7 @@ def describe(exc: BaseException) -> tuple[str, str | None]:
 
 # -- options and parameter types ----------------------------------------------------
 
+
 def dsn_option(func: F) -> F:
     """--dsn, on the root group and on every command that connects."""
     return click.option(
@@ -88,7 +103,7 @@ def dsn_option(func: F) -> F:
         metavar="DSN",
         default=None,
         help=f"PostgreSQL connection string or URL [default: ${DSN_ENV}]; "
-             "--dsn '' uses libpq's PG* environment variables.",
+        "--dsn '' uses libpq's PG* environment variables.",
     )(func)
 
 
@@ -131,6 +146,7 @@ class Timestamp(click.ParamType):
 
 
 # -- the connection -------------------------------------------------------------------
+
 
 def given_dsn(ctx: click.Context, dsn: str | None) -> str | None:
     """--dsn of the command, else --dsn given before it (pyjq --dsn X COMMAND), else None."""
@@ -178,6 +194,7 @@ def connect(ctx: click.Context, dsn: str | None) -> Iterator[psycopg.Connection]
 
 # -- input and output ------------------------------------------------------------------
 
+
 def read_payload(text: str) -> dict[str, Any]:
     """--payload: JSON text, @FILE, or - for stdin."""
     source = "--payload"
@@ -195,8 +212,9 @@ def read_payload(text: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise CLIError(f"{source} is not valid JSON: {exc}", exit_code=2) from exc
     if not isinstance(payload, dict):
-        raise CLIError(f"{source} must be a JSON object, not {type(payload).__name__}"
-                       f" (e.g. '{{\"user_id\": 42}}')", exit_code=2)
+        raise CLIError(
+            f"{source} must be a JSON object, not {type(payload).__name__} (e.g. '{{\"user_id\": 42}}')", exit_code=2
+        )
     return payload
 
 

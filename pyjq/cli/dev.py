@@ -14,18 +14,33 @@ __all__ = ["dev"]
 
 
 @click.command(short_help="The demo: jq on a local PostgreSQL, with a live dashboard.")
-@click.option("--dsn", "dsn", envvar=None, default=None, metavar="DSN",
-              help="Run against this database instead of a local cluster [default: $DATABASE_URL, else local].")
+@click.option(
+    "--dsn",
+    "dsn",
+    envvar=None,
+    default=None,
+    metavar="DSN",
+    help="Run against this database instead of a local cluster [default: $DATABASE_URL, else local].",
+)
 @click.option("--short", is_flag=True, help="A quicker story (1,000 bulk jobs instead of 10,000).")
 @click.option("--serve", is_flag=True, help="Keep the HTTP service and database up after the demo, until Ctrl-C.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True,
-              help="Port of the HTTP service (another free one if taken).")
-@click.option("--folder", type=click.Path(file_okay=False), default=".jq-dev", show_default=True,
-              help="Where the local cluster lives.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8080,
+    show_default=True,
+    help="Port of the HTTP service (another free one if taken).",
+)
+@click.option(
+    "--folder",
+    type=click.Path(file_okay=False),
+    default=".jq-dev",
+    show_default=True,
+    help="Where the local cluster lives.",
+)
 @click.option("--no-live", is_flag=True, help="No live dashboard (for logs and CI).")
 @click.pass_context
-def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int, folder: str,
-        no_live: bool) -> None:
+def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int, folder: str, no_live: bool) -> None:
     """Play jq's story end to end and print a summary.
 
     With no --dsn and no DATABASE_URL, a PostgreSQL cluster is created in

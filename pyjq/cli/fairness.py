@@ -52,15 +52,28 @@ def tenants(ctx: click.Context, queue: str | None, dsn: str | None, as_json: boo
     if not rows:
         click.echo("no live jobs" + (f" in queue {queue}" if queue else ""))
         return
-    table(["QUEUE", "TENANT", "READY", "SCHEDULED", "RUNNING", "WEIGHT", "MAX RUNNING", "SERVED"],
-           [[r.queue, fmt(r.tenant), str(r.ready), str(r.scheduled),
-             str(r.running), str(r.weight), fmt(r.max_running), str(r.served)]
-            for r in rows],
-           right={2, 3, 4, 5, 6, 7})
+    table(
+        ["QUEUE", "TENANT", "READY", "SCHEDULED", "RUNNING", "WEIGHT", "MAX RUNNING", "SERVED"],
+        [
+            [
+                r.queue,
+                fmt(r.tenant),
+                str(r.ready),
+                str(r.scheduled),
+                str(r.running),
+                str(r.weight),
+                fmt(r.max_running),
+                str(r.served),
+            ]
+            for r in rows
+        ],
+        right={2, 3, 4, 5, 6, 7},
+    )
 
 
-@click.group(context_settings=CONTEXT_SETTINGS, no_args_is_help=True,
-           short_help="Set, list and delete tenant weights and caps.")
+@click.group(
+    context_settings=CONTEXT_SETTINGS, no_args_is_help=True, short_help="Set, list and delete tenant weights and caps."
+)
 def policy() -> None:
     """Tenant policies: how jq_claim shares a queue between tenants.
 
@@ -77,13 +90,26 @@ def policy() -> None:
 @click.argument("tenant", required=False)
 @click.option("--no-tenant", is_flag=True, help="The policy of jobs without a tenant (same as TENANT '-').")
 @click.option("--weight", type=int, default=None, help="Shares of the queue, 1..1000 (default 1).")
-@click.option("--max-running", type=int, default=None, metavar="N",
-              help="At most N running jobs of the tenant in the queue, 0..1000000 (0 pauses it).")
+@click.option(
+    "--max-running",
+    type=int,
+    default=None,
+    metavar="N",
+    help="At most N running jobs of the tenant in the queue, 0..1000000 (0 pauses it).",
+)
 @dsn_option
 @json_option
 @click.pass_context
-def policy_set(ctx: click.Context, queue: str, tenant: str | None, no_tenant: bool, weight: int | None,
-               max_running: int | None, dsn: str | None, as_json: bool) -> None:
+def policy_set(
+    ctx: click.Context,
+    queue: str,
+    tenant: str | None,
+    no_tenant: bool,
+    weight: int | None,
+    max_running: int | None,
+    dsn: str | None,
+    as_json: bool,
+) -> None:
     """Create or replace the policy of TENANT in QUEUE; print it.
 
     QUEUE '*' is every queue; TENANT '*' every tenant without a policy of its
@@ -99,9 +125,11 @@ def policy_set(ctx: click.Context, queue: str, tenant: str | None, no_tenant: bo
     if as_json:
         echo_json(row)
         return
-    click.echo(f"policy of {_tenant_text(row.tenant)} in queue {row.queue}: "
-               f"weight {_fmt_cap(row.weight, 'inherited')}, "
-               f"max running {_fmt_cap(row.max_running, 'inherited')}")
+    click.echo(
+        f"policy of {_tenant_text(row.tenant)} in queue {row.queue}: "
+        f"weight {_fmt_cap(row.weight, 'inherited')}, "
+        f"max running {_fmt_cap(row.max_running, 'inherited')}"
+    )
 
 
 @policy.command("delete", short_help="Delete the policy of TENANT in QUEUE.")
@@ -111,8 +139,9 @@ def policy_set(ctx: click.Context, queue: str, tenant: str | None, no_tenant: bo
 @dsn_option
 @json_option
 @click.pass_context
-def policy_delete(ctx: click.Context, queue: str, tenant: str | None, no_tenant: bool, dsn: str | None,
-                  as_json: bool) -> None:
+def policy_delete(
+    ctx: click.Context, queue: str, tenant: str | None, no_tenant: bool, dsn: str | None, as_json: bool
+) -> None:
     """Delete the policy of TENANT in QUEUE (exit 1 when there is none); the
     tenant falls back to a less specific policy, else weight 1 and no cap."""
     tenant_value = _tenant_arg(ctx, tenant, no_tenant)
@@ -141,15 +170,19 @@ def policy_list(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no tenant policies")
         return
-    table(["QUEUE", "TENANT", "WEIGHT", "MAX RUNNING", "UPDATED"],
-           [[r.queue, fmt(r.tenant), fmt(r.weight), fmt(r.max_running),
-             fmt(r.updated_at)]
-            for r in rows],
-           right={2, 3})
+    table(
+        ["QUEUE", "TENANT", "WEIGHT", "MAX RUNNING", "UPDATED"],
+        [[r.queue, fmt(r.tenant), fmt(r.weight), fmt(r.max_running), fmt(r.updated_at)] for r in rows],
+        right={2, 3},
+    )
 
 
-@click.group("key-limit", context_settings=CONTEXT_SETTINGS, no_args_is_help=True,
-           short_help="Set and delete concurrency-key limits per job type.")
+@click.group(
+    "key-limit",
+    context_settings=CONTEXT_SETTINGS,
+    no_args_is_help=True,
+    short_help="Set and delete concurrency-key limits per job type.",
+)
 def key_limit() -> None:
     """Concurrency-key limits: jobs of one type enqueued with the same
     --concurrency-key run at most N at a time (N = 1 when the type has no limit)."""

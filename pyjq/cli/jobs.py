@@ -17,39 +17,90 @@ __all__ = ["cancel", "enqueue", "stats", "status"]
 
 @click.command(short_help="Enqueue one job of type TYPE.")
 @click.argument("type_", metavar="TYPE")
-@click.option("--payload", default="{}", show_default=True, metavar="JSON",
-              help="Payload: a JSON object, @FILE to read it from a file, or - for stdin.")
+@click.option(
+    "--payload",
+    default="{}",
+    show_default=True,
+    metavar="JSON",
+    help="Payload: a JSON object, @FILE to read it from a file, or - for stdin.",
+)
 @click.option("--queue", default="default", show_default=True, help="Queue name.")
 @click.option("--priority", type=int, default=0, show_default=True, help="Higher runs first (-32768..32767).")
-@click.option("--run-at", type=Timestamp(), default=None,
-              help="Run no earlier than this ISO 8601 time with UTC offset, e.g. 2026-11-01T09:00:00Z.")
-@click.option("--key", "--idempotency-key", "key", default=None,
-              help="Idempotency key: the same key in the same queue within its window returns the first job.")
+@click.option(
+    "--run-at",
+    type=Timestamp(),
+    default=None,
+    help="Run no earlier than this ISO 8601 time with UTC offset, e.g. 2026-11-01T09:00:00Z.",
+)
+@click.option(
+    "--key",
+    "--idempotency-key",
+    "key",
+    default=None,
+    help="Idempotency key: the same key in the same queue within its window returns the first job.",
+)
 @click.option("--max-attempts", type=int, default=None, help="Attempts before the job is dead-lettered (1..1000).")
 @click.option("--tenant", default=None, help="Tenant the job belongs to (the queue is shared fairly between tenants).")
-@click.option("--concurrency-key", default=None, metavar="KEY",
-              help="Jobs of this type with the same key run at most N at a time "
-                   "(N = 1 unless set with `pyjq key-limit set`).")
+@click.option(
+    "--concurrency-key",
+    default=None,
+    metavar="KEY",
+    help="Jobs of this type with the same key run at most N at a time (N = 1 unless set with `pyjq key-limit set`).",
+)
 @dsn_option
 @json_option
 @click.pass_context
-def enqueue(ctx: click.Context, type_: str, payload: str, queue: str, priority: int, run_at: datetime | None,
-            key: str | None, max_attempts: int | None, tenant: str | None, concurrency_key: str | None,
-            dsn: str | None, as_json: bool) -> None:
+def enqueue(
+    ctx: click.Context,
+    type_: str,
+    payload: str,
+    queue: str,
+    priority: int,
+    run_at: datetime | None,
+    key: str | None,
+    max_attempts: int | None,
+    tenant: str | None,
+    concurrency_key: str | None,
+    dsn: str | None,
+    as_json: bool,
+) -> None:
     """Enqueue one job of type TYPE; print its id, status and whether it was a duplicate."""
     body = read_payload(payload)
     with connect(ctx, dsn) as conn:
-        result = client.enqueue(conn, type_, body, queue=queue, priority=priority, run_at=run_at,
-                                max_attempts=max_attempts, idempotency_key=key, tenant=tenant,
-                                concurrency_key=concurrency_key)
+        result = client.enqueue(
+            conn,
+            type_,
+            body,
+            queue=queue,
+            priority=priority,
+            run_at=run_at,
+            max_attempts=max_attempts,
+            idempotency_key=key,
+            tenant=tenant,
+            concurrency_key=concurrency_key,
+        )
     if as_json:
         echo_json(asdict(result))
     else:
         click.echo(f"{result.job_id} {result.status}" + (" (duplicate)" if result.duplicate else ""))
 
 
-_STATUS_FIELDS = ("job_id", "type", "queue", "status", "attempts", "max_attempts", "priority", "tenant",
-                  "run_at", "next_attempt_at", "created_at", "finished_at", "cancel_requested", "last_error")
+_STATUS_FIELDS = (
+    "job_id",
+    "type",
+    "queue",
+    "status",
+    "attempts",
+    "max_attempts",
+    "priority",
+    "tenant",
+    "run_at",
+    "next_attempt_at",
+    "created_at",
+    "finished_at",
+    "cancel_requested",
+    "last_error",
+)
 
 
 @click.command(short_help="Show the status of job ID.")
@@ -136,7 +187,11 @@ def stats(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no jobs in any queue")
         return
-    table(["QUEUE", "READY", "SCHEDULED", "RUNNING", "OLDEST READY", "DEAD"],
-           [[r.queue, str(r.ready), str(r.scheduled), str(r.running), fmt_age(r.oldest_ready_age), str(r.dead)]
-            for r in rows],
-           right={1, 2, 3, 4, 5})
+    table(
+        ["QUEUE", "READY", "SCHEDULED", "RUNNING", "OLDEST READY", "DEAD"],
+        [
+            [r.queue, str(r.ready), str(r.scheduled), str(r.running), fmt_age(r.oldest_ready_age), str(r.dead)]
+            for r in rows
+        ],
+        right={1, 2, 3, 4, 5},
+    )

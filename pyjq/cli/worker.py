@@ -51,22 +51,37 @@ class QueueSlots(click.ParamType):
             count = 0
         name = name.strip()
         if not sep or count < 1 or not _QUEUE_NAME.match(name):
-            self.fail(f"{value!r} is not NAME=SLOTS (a queue name of 1-64 letters, digits and _ . : -,"
-                      " and SLOTS >= 1), e.g. default=10", param, ctx)
+            self.fail(
+                f"{value!r} is not NAME=SLOTS (a queue name of 1-64 letters, digits and _ . : -,"
+                " and SLOTS >= 1), e.g. default=10",
+                param,
+                ctx,
+            )
         return name, count
 
 
 @click.command(short_help="Run a worker (MODULE:ATTR) until SIGTERM/SIGINT.")
 @click.argument("target", metavar="MODULE:ATTR", type=ImportTarget())
 @dsn_option
-@click.option("--queue", "queues", type=QueueSlots(), multiple=True,
-              help="Queue to work and its concurrency slots, e.g. --queue default=10; repeat for more. "
-                   "Replaces the worker's own queues.")
-@click.option("--log-level", type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
-              default="info", show_default=True, help="Logging level (log lines go to stderr).")
+@click.option(
+    "--queue",
+    "queues",
+    type=QueueSlots(),
+    multiple=True,
+    help="Queue to work and its concurrency slots, e.g. --queue default=10; repeat for more. "
+    "Replaces the worker's own queues.",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    default="info",
+    show_default=True,
+    help="Logging level (log lines go to stderr).",
+)
 @click.pass_context
-def worker(ctx: click.Context, target: tuple[str, str], dsn: str | None,
-           queues: tuple[tuple[str, int], ...], log_level: str) -> None:
+def worker(
+    ctx: click.Context, target: tuple[str, str], dsn: str | None, queues: tuple[tuple[str, int], ...], log_level: str
+) -> None:
     """Run the pyjq.Worker at MODULE:ATTR until SIGTERM or SIGINT.
 
     ATTR is a pyjq.Worker, or a callable returning one; the callable is given
@@ -98,8 +113,7 @@ def worker(ctx: click.Context, target: tuple[str, str], dsn: str | None,
     level = getattr(logging, log_level.upper())
     root = logging.getLogger()
     if not root.handlers:
-        logging.basicConfig(level=level, stream=sys.stderr,
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     root.setLevel(level)
 
     name = f"{target[0]}:{target[1]}"
@@ -107,12 +121,15 @@ def worker(ctx: click.Context, target: tuple[str, str], dsn: str | None,
     if not callable(getattr(obj, "run", None)) and callable(obj):
         obj, wanted = _call_factory(obj, dsn, wanted)
     if not callable(getattr(obj, "run", None)):
-        raise CLIError(f"{name} is a {type(obj).__name__}, not a pyjq.Worker (or a callable returning one)",
-                       exit_code=2)
+        raise CLIError(
+            f"{name} is a {type(obj).__name__}, not a pyjq.Worker (or a callable returning one)", exit_code=2
+        )
     if explicit is not None and not _same_database(getattr(obj, "dsn", None), explicit):
-        raise CLIError(f"the worker {name} was built with a different dsn than --dsn",
-                       hint="build it from os.environ['DATABASE_URL'], or make ATTR a function taking dsn",
-                       exit_code=2)
+        raise CLIError(
+            f"the worker {name} was built with a different dsn than --dsn",
+            hint="build it from os.environ['DATABASE_URL'], or make ATTR a function taking dsn",
+            exit_code=2,
+        )
     if wanted:
         _override_queues(obj, wanted)
     obj.run()
@@ -126,13 +143,17 @@ def _load_target(module_name: str, attr: str) -> Any:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
-            raise CLIError(f"cannot import module {module_name!r}: {exc}",
-                           hint="run from the directory that contains it, or set PYTHONPATH",
-                           exit_code=2) from exc
+            raise CLIError(
+                f"cannot import module {module_name!r}: {exc}",
+                hint="run from the directory that contains it, or set PYTHONPATH",
+                exit_code=2,
+            ) from exc
         raise CLIError(f"importing {module_name!r} failed: {type(exc).__name__}: {exc}") from exc
     except Exception as exc:
-        raise CLIError(f"importing {module_name!r} failed: {type(exc).__name__}: {exc}",
-                       hint="pyjq --traceback worker ... shows where") from exc
+        raise CLIError(
+            f"importing {module_name!r} failed: {type(exc).__name__}: {exc}",
+            hint="pyjq --traceback worker ... shows where",
+        ) from exc
     obj: Any = module
     for part in attr.split("."):
         try:
@@ -142,8 +163,9 @@ def _load_target(module_name: str, attr: str) -> Any:
     return obj
 
 
-def _call_factory(factory: Callable[..., Any], dsn: str | None,
-                  queues: dict[str, int] | None) -> tuple[Any, dict[str, int] | None]:
+def _call_factory(
+    factory: Callable[..., Any], dsn: str | None, queues: dict[str, int] | None
+) -> tuple[Any, dict[str, int] | None]:
     """Call a worker factory; returns the worker and the queues still to apply."""
     params: Mapping[str, inspect.Parameter]
     try:

@@ -50,14 +50,22 @@ class Dashboard:
         for queue in QUEUES:
             r = by_queue.get(queue, {})
             age = r.get("oldest_ready_age")
-            table.add_row(queue, str(r.get("ready", 0)), str(r.get("scheduled", 0)), str(r.get("running", 0)),
-                          str(done[queue]), str(r.get("dead", 0)),
-                          f"{age.total_seconds():.2f} s" if age is not None else "-")
+            table.add_row(
+                queue,
+                str(r.get("ready", 0)),
+                str(r.get("scheduled", 0)),
+                str(r.get("running", 0)),
+                str(done[queue]),
+                str(r.get("dead", 0)),
+                f"{age.total_seconds():.2f} s" if age is not None else "-",
+            )
         p50 = percentile(self.state.urgent_latency_ms, 50)
         p95 = percentile(self.state.urgent_latency_ms, 95)
-        latency = Text(f"urgent pickup (enqueue commit -> handler start): "
-                       f"p50 {_ms(p50)}  p95 {_ms(p95)}  over {len(self.state.urgent_latency_ms)} resets",
-                       style="bold")
+        latency = Text(
+            f"urgent pickup (enqueue commit -> handler start): "
+            f"p50 {_ms(p50)}  p95 {_ms(p95)}  over {len(self.state.urgent_latency_ms)} resets",
+            style="bold",
+        )
         events = Panel("\n".join(self.state.events[-10:]) or "starting...", title="what is happening")
         return Group(table, latency, events)
 

@@ -93,16 +93,20 @@ class FakePaymentProvider:
         self.dsn = dsn
 
     def setup(self, conn: psycopg.Connection) -> None:
-        conn.execute("create table if not exists demo_payments ("
-                     " idempotency_key text primary key, amount_cents integer not null,"
-                     " calls integer not null default 1, charged_at timestamptz not null default now())")
+        conn.execute(
+            "create table if not exists demo_payments ("
+            " idempotency_key text primary key, amount_cents integer not null,"
+            " calls integer not null default 1, charged_at timestamptz not null default now())"
+        )
 
     def charge(self, key: str, amount_cents: int) -> str:
         with psycopg.connect(self.dsn, autocommit=True) as conn:
             row = conn.execute(
                 "insert into demo_payments (idempotency_key, amount_cents) values (%s, %s)"
                 " on conflict (idempotency_key) do update set calls = demo_payments.calls + 1"
-                " returning calls", [key, amount_cents]).fetchone()
+                " returning calls",
+                [key, amount_cents],
+            ).fetchone()
         return "charged" if _one(row)[0] == 1 else "replayed"
 
 
@@ -114,8 +118,14 @@ def _one(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
 
 
 def build_worker(dsn: str, state: DemoState, provider: FakePaymentProvider, size: DemoSize) -> pyjq.Worker:
-    worker = pyjq.Worker(dsn, queues=QUEUES, poll_interval=1.0, lease=timedelta(seconds=30),
-                         shutdown_grace=5.0, name=f"demo-worker-{random.randrange(10**6)}")
+    worker = pyjq.Worker(
+        dsn,
+        queues=QUEUES,
+        poll_interval=1.0,
+        lease=timedelta(seconds=30),
+        shutdown_grace=5.0,
+        name=f"demo-worker-{random.randrange(10**6)}",
+    )
 
     @worker.handler("send_welcome_email")
     async def send_welcome_email(job: pyjq.Job) -> None:
@@ -145,10 +155,14 @@ def build_worker(dsn: str, state: DemoState, provider: FakePaymentProvider, size
         if not state.webhook_endpoint_up:
             # Growing delays: 0.5 s, 1 s, 2 s, ...
             if job.attempts < job.max_attempts:
-                state.say(f"deliver_webhook {str(job.id)[:8]} attempt {job.attempts}: HTTP 503, "
-                          f"retry in {0.5 * 2 ** (job.attempts - 1):.1f} s")
-            raise pyjq.Retry(after=timedelta(seconds=0.5 * 2 ** (job.attempts - 1)),
-                             reason=f"HTTP 503 from hooks.example.com for {job.payload['event']}")
+                state.say(
+                    f"deliver_webhook {str(job.id)[:8]} attempt {job.attempts}: HTTP 503, "
+                    f"retry in {0.5 * 2 ** (job.attempts - 1):.1f} s"
+                )
+            raise pyjq.Retry(
+                after=timedelta(seconds=0.5 * 2 ** (job.attempts - 1)),
+                reason=f"HTTP 503 from hooks.example.com for {job.payload['event']}",
+            )
         state.done["deliver_webhook"] += 1
 
     @worker.handler("send_password_reset")
@@ -169,15 +183,19 @@ def build_worker(dsn: str, state: DemoState, provider: FakePaymentProvider, size
 
 # -- the scenes ---------------------------------------------------------------------
 
+
 async def scene_signups(conn: psycopg.AsyncConnection, state: DemoState, size: DemoSize) -> None:
     await conn.execute("create table if not exists demo_users (id bigserial primary key, email text not null)")
     for i in range(size.signups):
         async with conn.transaction():
-            cur = await conn.execute("insert into demo_users (email) values (%s) returning id",
-                                     [f"user{i}-{random.randrange(10**6)}@example.com"])
+            cur = await conn.execute(
+                "insert into demo_users (email) values (%s) returning id",
+                [f"user{i}-{random.randrange(10**6)}@example.com"],
+            )
             user_id = _one(await cur.fetchone())[0]
-            job = await pyjq.enqueue_async(conn, "send_welcome_email", {"user_id": user_id}, priority=5,
-                                           idempotency_key=f"welcome:{user_id}")
+            job = await pyjq.enqueue_async(
+                conn, "send_welcome_email", {"user_id": user_id}, priority=5, idempotency_key=f"welcome:{user_id}"
+            )
         state.expected[job.job_id] = "succeeded"
     # A signup that fails after enqueueing: neither the user nor the email exist.
     lost_email = f"rolled-back-{random.randrange(10**6)}@example.com"
@@ -192,8 +210,10 @@ async def scene_signups(conn: psycopg.AsyncConnection, state: DemoState, size: D
     gone = await pyjq.status_async(conn, job.job_id)
     cur = await conn.execute("select count(*) from demo_users where email = %s", [lost_email])
     users = _one(await cur.fetchone())[0]
-    state.say(f"signup x{size.signups}: user + welcome email in one transaction each; "
-              f"a rolled-back signup left {users} user and {'no' if gone is None else 'a'} job")
+    state.say(
+        f"signup x{size.signups}: user + welcome email in one transaction each; "
+        f"a rolled-back signup left {users} user and {'no' if gone is None else 'a'} job"
+    )
     if gone is not None or users:
         state.expected[job.job_id] = "absent"  # makes the summary fail loudly
 
@@ -202,9 +222,15 @@ async def scene_invoices(conn: psycopg.AsyncConnection, state: DemoState, size: 
     now = datetime.now(UTC)
     for i in range(size.invoices):
         run_at = now + timedelta(seconds=size.invoice_delay + i * 0.5)
-        job = await pyjq.enqueue_async(conn, "generate_invoice_pdf", {"invoiceId": f"inv_{7731 + i}"},
-                                       run_at=run_at, priority=1, max_attempts=8,
-                                       idempotency_key=f"invoice-pdf:inv_{7731 + i}-{int(now.timestamp())}")
+        job = await pyjq.enqueue_async(
+            conn,
+            "generate_invoice_pdf",
+            {"invoiceId": f"inv_{7731 + i}"},
+            run_at=run_at,
+            priority=1,
+            max_attempts=8,
+            idempotency_key=f"invoice-pdf:inv_{7731 + i}-{int(now.timestamp())}",
+        )
         state.expected[job.job_id] = "succeeded"
         state.scheduled_for[job.job_id] = run_at
     state.say(f"{size.invoices} invoice PDFs scheduled {size.invoice_delay:.1f} s ahead (status: scheduled)")
@@ -221,16 +247,18 @@ async def scene_charges(conn: psycopg.AsyncConnection, state: DemoState, size: D
 async def scene_webhooks(conn: psycopg.AsyncConnection, state: DemoState, size: DemoSize) -> list[UUID]:
     ids = []
     for i in range(size.webhooks):
-        job = await pyjq.enqueue_async(conn, "deliver_webhook", {"event": f"evt_{i}"},
-                                       max_attempts=size.webhook_attempts)
+        job = await pyjq.enqueue_async(
+            conn, "deliver_webhook", {"event": f"evt_{i}"}, max_attempts=size.webhook_attempts
+        )
         state.expected[job.job_id] = "succeeded"
         ids.append(job.job_id)
     state.say(f"{size.webhooks} webhook deliveries to an endpoint answering 503")
     return ids
 
 
-async def scene_retry_dead_webhooks(conn: psycopg.AsyncConnection, state: DemoState, ids: list[UUID],
-                                    timeout: float) -> int:
+async def scene_retry_dead_webhooks(
+    conn: psycopg.AsyncConnection, state: DemoState, ids: list[UUID], timeout: float
+) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         statuses = [await pyjq.status_async(conn, i) for i in ids]
@@ -252,7 +280,8 @@ async def scene_bulk_and_urgent(conn: psycopg.AsyncConnection, state: DemoState,
     for start in range(0, size.bulk_jobs, 1000):
         n = min(1000, size.bulk_jobs - start)
         results = await pyjq.enqueue_many_async(
-            conn, [{"type": "export_row", "queue": BULK, "payload": {"row": start + k}} for k in range(n)])
+            conn, [{"type": "export_row", "queue": BULK, "payload": {"row": start + k}} for k in range(n)]
+        )
         for r in results:
             state.expected[r.job_id] = "succeeded"
     state.say(f"bulk burst: {size.bulk_jobs} export_row jobs on the bulk queue")
@@ -266,20 +295,31 @@ async def scene_bulk_and_urgent(conn: psycopg.AsyncConnection, state: DemoState,
 
 def scene_digest_schedule(dsn: str, state: DemoState) -> str:
     with psycopg.connect(dsn, autocommit=True) as conn:
-        result = pyjq.schedule_put(conn, "daily-digest", cron="0 8 * * *", timezone="Asia/Kolkata",
-                                   type="send_daily_digest", payload={"kind": "daily"}, jitter_seconds=600)
+        result = pyjq.schedule_put(
+            conn,
+            "daily-digest",
+            cron="0 8 * * *",
+            timezone="Asia/Kolkata",
+            type="send_daily_digest",
+            payload={"kind": "daily"},
+            jitter_seconds=600,
+        )
     assert result.next_run_at is not None  # schedule_put computes it
     local = result.next_run_at.astimezone(ZoneInfo("Asia/Kolkata"))
-    line = (f"schedule daily-digest: 0 8 * * * Asia/Kolkata, jitter 600 s; next slot "
-            f"{local:%Y-%m-%d %H:%M %Z} = {result.next_run_at.astimezone(UTC):%H:%M} UTC")
+    line = (
+        f"schedule daily-digest: 0 8 * * * Asia/Kolkata, jitter 600 s; next slot "
+        f"{local:%Y-%m-%d %H:%M %Z} = {result.next_run_at.astimezone(UTC):%H:%M} UTC"
+    )
     state.say(line)
     return line
 
 
 # -- the whole story ------------------------------------------------------------------
 
-async def run_demo(dsn: str, state: DemoState, size: DemoSize, *,
-                   on_tick: Callable[[], Awaitable[None]] | None = None) -> dict[str, Any]:
+
+async def run_demo(
+    dsn: str, state: DemoState, size: DemoSize, *, on_tick: Callable[[], Awaitable[None]] | None = None
+) -> dict[str, Any]:
     """Play every scene against ``dsn`` (jq installed) with an in-process worker.
     Returns the summary; ``await on_tick()`` runs a few times a second (the dashboard)."""
     provider = FakePaymentProvider(dsn)
@@ -340,8 +380,10 @@ async def _summarize(conn: psycopg.AsyncConnection, state: DemoState, elapsed: f
             mismatched += 1
     # This run's charges only: the table outlives a run when the database does.
     charge_keys = [f"charge-card-{job_id}" for job_id in state.charge_ids]
-    cur = await conn.execute("select count(*), coalesce(sum(calls), 0) from demo_payments"
-                             " where idempotency_key = any(%s::text[])", [charge_keys])
+    cur = await conn.execute(
+        "select count(*), coalesce(sum(calls), 0) from demo_payments where idempotency_key = any(%s::text[])",
+        [charge_keys],
+    )
     charges, provider_calls = _one(await cur.fetchone())
     digest = next(iter(await pyjq.schedules_async(conn, "daily-digest")), None)
     return {
@@ -349,13 +391,18 @@ async def _summarize(conn: psycopg.AsyncConnection, state: DemoState, elapsed: f
         "accounted_for": mismatched == 0,
         "mismatched": mismatched,
         "by_type": {t: dict(c) for t, c in sorted(by_type.items())},
-        "urgent_pickup_ms": {"p50": percentile(state.urgent_latency_ms, 50),
-                             "p95": percentile(state.urgent_latency_ms, 95),
-                             "count": len(state.urgent_latency_ms)},
+        "urgent_pickup_ms": {
+            "p50": percentile(state.urgent_latency_ms, 50),
+            "p95": percentile(state.urgent_latency_ms, 95),
+            "count": len(state.urgent_latency_ms),
+        },
         "invoice_start_after_run_at_ms": {"max": max(state.invoice_lateness_ms, default=None)},
         # One charge per charge_card job, although every job called the provider twice.
-        "payments": {"charge_jobs": sum(by_type.get("charge_card", {}).values()), "charges": charges,
-                     "provider_calls": provider_calls},
+        "payments": {
+            "charge_jobs": sum(by_type.get("charge_card", {}).values()),
+            "charges": charges,
+            "provider_calls": provider_calls,
+        },
         "digest_next_run_at": digest.next_run_at.isoformat() if digest and digest.next_run_at else None,
         "elapsed_s": round(elapsed, 1),
     }

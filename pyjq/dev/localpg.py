@@ -51,8 +51,10 @@ SERVER_USER = "postgres"  # the OS user that runs the server when we are root
 MARKER = ".jq-throwaway-server"  # ThrowawayPostgres removes only folders carrying it
 
 INSTALL_HINT = "install it (Debian/Ubuntu: apt-get install postgresql, or `make deps` as root)"
-USER_HINT = ("PostgreSQL refuses to run as root and there is no `postgres` OS user to run it: "
-             "create one (useradd --system --user-group --no-create-home postgres, or `make deps`)")
+USER_HINT = (
+    "PostgreSQL refuses to run as root and there is no `postgres` OS user to run it: "
+    "create one (useradd --system --user-group --no-create-home postgres, or `make deps`)"
+)
 
 
 class LocalPostgresError(RuntimeError):
@@ -142,8 +144,20 @@ class Cluster:
         self.data.mkdir(parents=True, exist_ok=True)
         self.data.chmod(0o700)
         self.give_to_owner(self.root, self.data)
-        out = self.run([str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                        "--encoding=UTF8", "--locale=C.UTF-8"], capture_output=True, text=True)
+        out = self.run(
+            [
+                str(self.bindir / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C.UTF-8",
+            ],
+            capture_output=True,
+            text=True,
+        )
         if out.returncode != 0:
             raise LocalPostgresError(f"initdb failed:\n{out.stdout}{out.stderr}")
         # Settings live in a file included from postgresql.conf (not pg_ctl -o) so
@@ -162,8 +176,13 @@ class Cluster:
     def configure(self, port: int, settings: dict[str, str], writer: str) -> None:
         sock = self.root / "sock"
         sock.mkdir(exist_ok=True)
-        lines = [f"# written by {writer}", "listen_addresses = '127.0.0.1'", f"port = {port}",
-                 f"unix_socket_directories = '{sock}'", *(f"{k} = {v}" for k, v in settings.items())]
+        lines = [
+            f"# written by {writer}",
+            "listen_addresses = '127.0.0.1'",
+            f"port = {port}",
+            f"unix_socket_directories = '{sock}'",
+            *(f"{k} = {v}" for k, v in settings.items()),
+        ]
         conf = self.data / CONF_FILE
         conf.write_text("\n".join(lines) + "\n")
         self.give_to_owner(conf, sock)
@@ -265,8 +284,10 @@ class LocalPostgres:
         if owner is None:
             return self.requested
         os.chown(self.requested, owner.pw_uid, owner.pw_gid)
-        probe = subprocess.run(["runuser", "-u", owner.pw_name, "--", "test", "-w", str(self.requested),
-                                "-a", "-x", str(self.requested)], capture_output=True)
+        probe = subprocess.run(
+            ["runuser", "-u", owner.pw_name, "--", "test", "-w", str(self.requested), "-a", "-x", str(self.requested)],
+            capture_output=True,
+        )
         if probe.returncode == 0:
             return self.requested
         digest = hashlib.sha1(str(self.requested).encode()).hexdigest()[:10]
@@ -285,8 +306,9 @@ class LocalPostgres:
         return port
 
     def _create_database(self) -> None:
-        with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
-                             autocommit=True, connect_timeout=10) as conn:
+        with psycopg.connect(
+            host="127.0.0.1", port=self.port, user="postgres", dbname="postgres", autocommit=True, connect_timeout=10
+        ) as conn:
             exists = conn.execute("select 1 from pg_database where datname = %s", [self.dbname]).fetchone()
             if not exists:
                 conn.execute(f'create database "{self.dbname}"')
@@ -301,8 +323,14 @@ class ThrowawayPostgres:
     user must reach it; a repository under /root is not reachable) or $TMPDIR.
     Unix socket paths must stay short (about 100 bytes), another reason for /tmp."""
 
-    def __init__(self, settings: dict[str, str] | None = None, *, root: Path | None = None,
-                 bindir: str | None = None, writer: str = "pyjq.dev.localpg"):
+    def __init__(
+        self,
+        settings: dict[str, str] | None = None,
+        *,
+        root: Path | None = None,
+        bindir: str | None = None,
+        writer: str = "pyjq.dev.localpg",
+    ):
         self.settings = dict(settings or {})
         self.given_root = root
         self.preferred_bindir = bindir

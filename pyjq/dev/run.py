@@ -51,8 +51,7 @@ class _HttpService:
         from ..http.app import create_app
 
         app = create_app(dsn, tokens={token: "admin"})
-        self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                                    lifespan="on"))
+        self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, name="jq-http", daemon=True)
 
     def start(self) -> None:
@@ -66,8 +65,16 @@ class _HttpService:
         self.thread.join(timeout=10)
 
 
-def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str = "127.0.0.1",
-        port: int = 8080, folder: Path = Path(".jq-dev"), live: bool = True) -> dict[str, Any]:
+def run(
+    dsn: str | None,
+    *,
+    short: bool = False,
+    serve: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    folder: Path = Path(".jq-dev"),
+    live: bool = True,
+) -> dict[str, Any]:
     """Run the demo; returns its summary. ``serve`` keeps the worker-less HTTP
     service and the database up after the demo until Ctrl-C."""
     from rich.console import Console  # the `demo` extra
@@ -93,8 +100,10 @@ def run(dsn: str | None, *, short: bool = False, serve: bool = False, host: str 
             base = f"http://{host}:{http.server.config.port}"
             console.print(f"HTTP service on {base}  (admin token {token})")
             console.print(f"  curl -s -H 'Authorization: Bearer {token}' {base}/queues")
-            console.print(f"  curl -s -H 'Authorization: Bearer {token}' -H 'Content-Type: application/json' "
-                          f"-d '{{\"type\": \"send_welcome_email\", \"payload\": {{\"userId\": 42}}}}' {base}/jobs")
+            console.print(
+                f"  curl -s -H 'Authorization: Bearer {token}' -H 'Content-Type: application/json' "
+                f'-d \'{{"type": "send_welcome_email", "payload": {{"userId": 42}}}}\' {base}/jobs'
+            )
 
         # The worker logs one line per job: keep them off the live display.
         logging.getLogger("pyjq.worker").setLevel(logging.CRITICAL)
@@ -130,19 +139,29 @@ async def _play(dsn: str, size: DemoSize, console: Console, live: bool) -> dict[
 def _print_summary(console: Console, summary: dict[str, Any]) -> None:
     ok = summary["accounted_for"]
     console.print()
-    console.print(f"[bold]Summary[/bold] ({summary['elapsed_s']} s): {summary['jobs']} jobs, "
-                  + ("[green]every job accounted for[/green]" if ok
-                     else f"[red]{summary['mismatched']} jobs did not end as expected[/red]"))
+    console.print(
+        f"[bold]Summary[/bold] ({summary['elapsed_s']} s): {summary['jobs']} jobs, "
+        + (
+            "[green]every job accounted for[/green]"
+            if ok
+            else f"[red]{summary['mismatched']} jobs did not end as expected[/red]"
+        )
+    )
     for type_, counts in summary["by_type"].items():
         console.print(f"  {type_:22} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     u = summary["urgent_pickup_ms"]
     if u["count"]:
-        console.print(f"  urgent pickup during the bulk burst: p50 {u['p50']:.1f} ms, p95 {u['p95']:.1f} ms "
-                      f"({u['count']} password resets; requirement: p95 < 2 s)")
+        console.print(
+            f"  urgent pickup during the bulk burst: p50 {u['p50']:.1f} ms, p95 {u['p95']:.1f} ms "
+            f"({u['count']} password resets; requirement: p95 < 2 s)"
+        )
     p = summary["payments"]
-    console.print(f"  payments: {p['charge_jobs']} charge jobs, {p['provider_calls']} provider calls, "
-                  f"{p['charges']} charges (no double charge)" if p["charges"] == p["charge_jobs"]
-                  else f"  payments: [red]{p['charges']} charges for {p['charge_jobs']} jobs[/red]")
+    console.print(
+        f"  payments: {p['charge_jobs']} charge jobs, {p['provider_calls']} provider calls, "
+        f"{p['charges']} charges (no double charge)"
+        if p["charges"] == p["charge_jobs"]
+        else f"  payments: [red]{p['charges']} charges for {p['charge_jobs']} jobs[/red]"
+    )
     console.print(f"  daily-digest next slot: {summary['digest_next_run_at']}")
     console.print(json.dumps(summary, default=str))
 

@@ -12,9 +12,7 @@ try:
 except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environment
     if exc.name not in ("fastapi", "starlette", "pydantic", "prometheus_client"):
         raise
-    raise ModuleNotFoundError(
-        "the jq HTTP service needs FastAPI: pip install 'pyjq[server]'", name=exc.name
-    ) from exc
+    raise ModuleNotFoundError("the jq HTTP service needs FastAPI: pip install 'pyjq[server]'", name=exc.name) from exc
 
 from .app import DEFAULT_MAX_BODY_BYTES, create_app
 from .auth import TokenConfigError, load_tokens, parse_tokens

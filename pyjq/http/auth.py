@@ -84,8 +84,7 @@ class TokenStore:
 def parse_tokens(text: str, *, source: str = TOKENS_ENV) -> dict[str, str]:
     """``token:scope`` entries separated by commas or newlines -> {token: scope}."""
     tokens: dict[str, str] = {}
-    entries = [e.strip() for line in text.splitlines() if not line.lstrip().startswith("#")
-               for e in line.split(",")]
+    entries = [e.strip() for line in text.splitlines() if not line.lstrip().startswith("#") for e in line.split(",")]
     for number, entry in enumerate((e for e in entries if e), start=1):
         token, sep, scope = entry.rpartition(":")
         token, scope = token.strip(), scope.strip().lower()
@@ -128,12 +127,20 @@ def require(store: TokenStore, scope: str) -> Callable[..., Principal]:
 
     def dependency(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Principal:
         if credentials is None:
-            raise ApiError(401, "UNAUTHENTICATED", "Missing bearer token: send Authorization: Bearer <token>.",
-                           headers={"WWW-Authenticate": 'Bearer realm="jq"'})
+            raise ApiError(
+                401,
+                "UNAUTHENTICATED",
+                "Missing bearer token: send Authorization: Bearer <token>.",
+                headers={"WWW-Authenticate": 'Bearer realm="jq"'},
+            )
         granted = store.scope_of(credentials.credentials)
         if granted is None:
-            raise ApiError(401, "UNAUTHENTICATED", "Invalid bearer token.",
-                           headers={"WWW-Authenticate": 'Bearer realm="jq", error="invalid_token"'})
+            raise ApiError(
+                401,
+                "UNAUTHENTICATED",
+                "Invalid bearer token.",
+                headers={"WWW-Authenticate": 'Bearer realm="jq", error="invalid_token"'},
+            )
         if scope not in _GRANTS[granted]:
             raise ApiError(403, "FORBIDDEN", f"This route needs the {scope} scope; the token has {granted}.")
         return Principal(granted)

@@ -33,8 +33,9 @@ __all__ = ["Database"]
 
 
 class Database:
-    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 5.0,
-                 statement_timeout: float = 30.0):
+    def __init__(
+        self, dsn: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 5.0, statement_timeout: float = 30.0
+    ):
         kwargs: dict[str, Any] = {"autocommit": True}
         given = conninfo_to_dict(dsn)
         if "application_name" not in given and not os.environ.get("PGAPPNAME"):
@@ -43,8 +44,15 @@ class Database:
             kwargs["connect_timeout"] = max(1, int(timeout))
         self._statement_timeout_ms = int(statement_timeout * 1000)
         self._pool = AsyncConnectionPool(
-            dsn, min_size=min_size, max_size=max_size, timeout=timeout, open=False, kwargs=kwargs,
-            configure=self._configure, check=AsyncConnectionPool.check_connection, name="pyjq-http",
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            open=False,
+            kwargs=kwargs,
+            configure=self._configure,
+            check=AsyncConnectionPool.check_connection,
+            name="pyjq-http",
         )
         self._opened = False
         self._lock: asyncio.Lock | None = None
@@ -76,14 +84,32 @@ class Database:
 
     # -- jobs ---------------------------------------------------------------------------
 
-    async def enqueue(self, *, type: str, payload: dict[str, Any], queue: str, priority: int,
-                      run_at: datetime | None, max_attempts: int | None, idempotency_key: str | None,
-                      tenant: str | None, concurrency_key: str | None = None) -> jobs.EnqueueResult:
+    async def enqueue(
+        self,
+        *,
+        type: str,
+        payload: dict[str, Any],
+        queue: str,
+        priority: int,
+        run_at: datetime | None,
+        max_attempts: int | None,
+        idempotency_key: str | None,
+        tenant: str | None,
+        concurrency_key: str | None = None,
+    ) -> jobs.EnqueueResult:
         async with self._connection() as conn:
             row = await jobs.ENQUEUE.run_async(
-                conn, type=type, payload=Jsonb(payload), queue=queue, priority=priority, run_at=run_at,
-                max_attempts=max_attempts, idempotency_key=idempotency_key, tenant=tenant,
-                concurrency_key=concurrency_key)
+                conn,
+                type=type,
+                payload=Jsonb(payload),
+                queue=queue,
+                priority=priority,
+                run_at=run_at,
+                max_attempts=max_attempts,
+                idempotency_key=idempotency_key,
+                tenant=tenant,
+                concurrency_key=concurrency_key,
+            )
         return expect_row(row, "jq_enqueue")
 
     async def status(self, job_id: UUID) -> jobs.JobStatus | None:
@@ -103,8 +129,9 @@ class Database:
         async with self._connection() as conn:
             return await admin.DEAD_GROUPS.run_async(conn, since=since, type=type)
 
-    async def retry_dead(self, *, type: str | None, error: str | None, since: datetime | None,
-                         limit: int | None) -> int:
+    async def retry_dead(
+        self, *, type: str | None, error: str | None, since: datetime | None, limit: int | None
+    ) -> int:
         async with self._connection() as conn:
             return await admin.RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
 
@@ -118,18 +145,40 @@ class Database:
 
     # -- schedules ----------------------------------------------------------------------
 
-    async def schedule_put(self, name: str, *, cron: str, timezone: str, type: str, payload: dict[str, Any],
-                           queue: str, priority: int, jitter_seconds: int, max_attempts: int | None,
-                           missed: str, next_run_at: datetime | None) -> tuple[bool, schedule_calls.Schedule]:
+    async def schedule_put(
+        self,
+        name: str,
+        *,
+        cron: str,
+        timezone: str,
+        type: str,
+        payload: dict[str, Any],
+        queue: str,
+        priority: int,
+        jitter_seconds: int,
+        max_attempts: int | None,
+        missed: str,
+        next_run_at: datetime | None,
+    ) -> tuple[bool, schedule_calls.Schedule]:
         """Create or replace a schedule; (created, the schedule as jq_schedules shows it).
 
         One transaction: the put's row lock holds off a concurrent delete until the read-back is done.
         """
         async with self._connection() as conn, conn.transaction():
             put = await schedule_calls.SCHEDULE_PUT.run_async(
-                conn, name=name, cron=cron, timezone=timezone, type=type, payload=Jsonb(payload), queue=queue,
-                priority=priority, jitter_seconds=jitter_seconds, max_attempts=max_attempts, missed=missed,
-                next_run_at=next_run_at)
+                conn,
+                name=name,
+                cron=cron,
+                timezone=timezone,
+                type=type,
+                payload=Jsonb(payload),
+                queue=queue,
+                priority=priority,
+                jitter_seconds=jitter_seconds,
+                max_attempts=max_attempts,
+                missed=missed,
+                next_run_at=next_run_at,
+            )
             rows = await schedule_calls.SCHEDULES.run_async(conn, name=name)
         return expect_row(put, "jq_schedule_put").created, rows[0]
 
@@ -151,11 +200,13 @@ class Database:
         async with self._connection() as conn:
             return await policies.TENANT_POLICIES.run_async(conn)
 
-    async def tenant_policy_set(self, queue: str, tenant: str | None, *, weight: int | None,
-                                max_running: int | None) -> policies.TenantPolicy:
+    async def tenant_policy_set(
+        self, queue: str, tenant: str | None, *, weight: int | None, max_running: int | None
+    ) -> policies.TenantPolicy:
         async with self._connection() as conn:
-            row = await policies.TENANT_POLICY_SET.run_async(conn, queue=queue, tenant=tenant, weight=weight,
-                                                             max_running=max_running)
+            row = await policies.TENANT_POLICY_SET.run_async(
+                conn, queue=queue, tenant=tenant, weight=weight, max_running=max_running
+            )
         return expect_row(row, "jq_tenant_policy_set")
 
     async def tenant_policy_delete(self, queue: str, tenant: str | None) -> bool:

@@ -44,8 +44,15 @@ RETRY_UNAVAILABLE = 5  # seconds, Retry-After while the database cannot be reach
 class ApiError(Exception):
     """An error the service answers with ``status`` and the error body."""
 
-    def __init__(self, status: int, code: str, message: str, *, field: str | None = None,
-                 headers: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ):
         super().__init__(message)
         self.status = status
         self.code = code
@@ -109,8 +116,11 @@ def error_body(code: str, message: str, request_id: str, field: str | None = Non
 def error_response(request: Request, error: ApiError) -> JSONResponse:
     headers = dict(error.headers)
     headers["X-Request-Id"] = request_id_of(request)
-    return JSONResponse(error_body(error.code, error.message, request_id_of(request), error.field),
-                        status_code=error.status, headers=headers)
+    return JSONResponse(
+        error_body(error.code, error.message, request_id_of(request), error.field),
+        status_code=error.status,
+        headers=headers,
+    )
 
 
 def _sqlstate_entry(sqlstate: str | None) -> tuple[int, str, int | None] | None:
@@ -122,12 +132,19 @@ def _sqlstate_entry(sqlstate: str | None) -> tuple[int, str, int | None] | None:
 def from_database(exc: BaseException) -> ApiError:
     """The ApiError for an error raised by psycopg, psycopg_pool or pyjq's client."""
     if isinstance(exc, PoolTimeout):
-        return ApiError(503, "DATABASE_UNAVAILABLE", "No database connection became available in time; try again.",
-                        headers={"Retry-After": str(RETRY_UNAVAILABLE)})
+        return ApiError(
+            503,
+            "DATABASE_UNAVAILABLE",
+            "No database connection became available in time; try again.",
+            headers={"Retry-After": str(RETRY_UNAVAILABLE)},
+        )
     if isinstance(exc, (UnicodeEncodeError, psycopg.DataError)) and not getattr(exc, "sqlstate", None):
         # Refused before it reached the server, e.g. a NUL character in a text argument.
-        return ApiError(400, "INVALID_CHARACTER",
-                        "The request holds text PostgreSQL cannot store (NUL characters or invalid Unicode).")
+        return ApiError(
+            400,
+            "INVALID_CHARACTER",
+            "The request holds text PostgreSQL cannot store (NUL characters or invalid Unicode).",
+        )
     sqlstate = getattr(exc, "sqlstate", None)
     entry = _sqlstate_entry(sqlstate)
     if entry is None and isinstance(exc, psycopg.OperationalError):
@@ -164,6 +181,7 @@ def _database_message(exc: BaseException) -> str:
 
 
 # -- request validation -------------------------------------------------------------------
+
 
 def _field_name(loc: Sequence[Any]) -> str:
     parts = [str(p) for p in loc]

@@ -65,16 +65,19 @@ MAX_PAYLOAD_DEPTH = 64  # nesting levels of a payload (deeper JSON cannot round-
 
 # -- field types ----------------------------------------------------------------------
 
+
 def _storable(value: str) -> str:
     """PostgreSQL text and jsonb cannot hold U+0000, and UTF-8 cannot encode a lone surrogate."""
     if "\x00" in value:
-        raise PydanticCustomError(INVALID_CHARACTER,
-                                  "must not contain NUL characters (\\u0000): PostgreSQL cannot store them")
+        raise PydanticCustomError(
+            INVALID_CHARACTER, "must not contain NUL characters (\\u0000): PostgreSQL cannot store them"
+        )
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise PydanticCustomError(INVALID_CHARACTER,
-                                  "must be valid Unicode text (it holds an unpaired surrogate)") from None
+        raise PydanticCustomError(
+            INVALID_CHARACTER, "must be valid Unicode text (it holds an unpaired surrogate)"
+        ) from None
     return value
 
 
@@ -124,12 +127,11 @@ JitterSeconds = Annotated[StrictInt, Field(ge=limits.JITTER_SECONDS_MIN, le=limi
 Limit = Annotated[StrictInt, Field(ge=limits.RETRY_DEAD_LIMIT_MIN, le=limits.INTEGER_MAX), _INTEGRAL]
 Weight = Annotated[StrictInt, Field(ge=limits.WEIGHT_MIN, le=limits.WEIGHT_MAX), _INTEGRAL]
 TenantMaxRunning = Annotated[
-    StrictInt, Field(ge=limits.TENANT_MAX_RUNNING_MIN, le=limits.TENANT_MAX_RUNNING_MAX), _INTEGRAL]
+    StrictInt, Field(ge=limits.TENANT_MAX_RUNNING_MIN, le=limits.TENANT_MAX_RUNNING_MAX), _INTEGRAL
+]
 KeyMaxRunning = Annotated[StrictInt, Field(ge=limits.KEY_MAX_RUNNING_MIN, le=limits.KEY_MAX_RUNNING_MAX), _INTEGRAL]
 
-_RFC3339 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-)
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 
 def _rfc3339_text(value: Any) -> Any:
@@ -153,6 +155,7 @@ def _in_range(value: datetime) -> datetime:
 
 # An instant with its offset kept, so "2026-11-01T00:05:00+05:30" is exactly 2026-10-31T18:35:00Z.
 Timestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339_text), AfterValidator(_in_range)]
+
 
 def _run_at_range(value: datetime) -> datetime:
     # jq_enqueue's range for run_at (beyond it Python clients could not read the job back).
@@ -196,22 +199,27 @@ JSON_VALUE_SCHEMA: dict[str, Any] = {
         {"type": "string", "pattern": NO_NUL},
         {"type": ["number", "boolean", "null"]},
         {"type": "array", "items": {"$ref": "#/components/schemas/JsonValue"}},
-        {"type": "object", "propertyNames": {"pattern": NO_NUL},
-         "additionalProperties": {"$ref": "#/components/schemas/JsonValue"}},
+        {
+            "type": "object",
+            "propertyNames": {"pattern": NO_NUL},
+            "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+        },
     ],
 }
 
 Payload = Annotated[
     dict[str, Any],
     AfterValidator(_check_payload),
-    WithJsonSchema({
-        "type": "object",
-        "description": f"A JSON object; the job's arguments. Strings and keys hold no NUL (\\u0000); "
-                       f"at most {MAX_PAYLOAD_DEPTH} levels deep.",
-        "propertyNames": {"pattern": NO_NUL},
-        "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
-        "example": {"invoiceId": "inv_7731"},
-    }),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": f"A JSON object; the job's arguments. Strings and keys hold no NUL (\\u0000); "
+            f"at most {MAX_PAYLOAD_DEPTH} levels deep.",
+            "propertyNames": {"pattern": NO_NUL},
+            "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+            "example": {"invoiceId": "inv_7731"},
+        }
+    ),
 ]
 
 JobState = Literal["scheduled", "queued", "running", "failed_retrying", "succeeded", "cancelled", "dead"]

@@ -26,8 +26,11 @@ METRICS = (
     ("jq_queue_scheduled_jobs", "scheduled", "Jobs waiting for a future run_at (new, or waiting for a retry)."),
     ("jq_queue_running_jobs", "running", "Jobs leased by a worker."),
     ("jq_queue_dead_jobs", "dead", "Jobs in the dead-letter table."),
-    ("jq_queue_oldest_ready_job_age_seconds", "oldest_ready_age",
-     "Age of the oldest ready job (0 when none is ready): the autoscaling signal."),
+    (
+        "jq_queue_oldest_ready_job_age_seconds",
+        "oldest_ready_age",
+        "Age of the oldest ready job (0 when none is ready): the autoscaling signal.",
+    ),
 )
 
 

@@ -74,11 +74,15 @@ class RequestContextMiddleware:
                 message = {**message, "headers": headers}
             await send(message)
 
-        async def reply(status: int, code: str, message: str,
-                        extra_headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
+        async def reply(
+            status: int, code: str, message: str, extra_headers: Sequence[tuple[bytes, bytes]] = ()
+        ) -> None:
             body = json.dumps(error_body(code, message, request_id)).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                       *extra_headers]
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *extra_headers,
+            ]
             await send_with_id({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": body})
 

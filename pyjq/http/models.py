@@ -82,6 +82,7 @@ class _Response(BaseModel):
 
 # -- errors ----------------------------------------------------------------------------
 
+
 class ErrorBody(_Response):
     code: str = Field(description="Machine-readable reason, e.g. JOB_RUNNING, INVALID_ARGUMENT, UNAUTHENTICATED.")
     message: str = Field(description="What went wrong, for people; names the field when one is at fault.")
@@ -108,6 +109,7 @@ class ErrorResponse(_Response):
 
 # -- jobs ------------------------------------------------------------------------------
 
+
 class EnqueueRequest(_Request):
     model_config = ConfigDict(
         json_schema_extra={
@@ -124,25 +126,31 @@ class EnqueueRequest(_Request):
     type: JobType = Field(description="Job type; selects the handler.")
     payload: Payload = Field(default_factory=dict)
     run_at: RunAt | None = Field(
-        default=None, description="Run no earlier than this instant (RFC 3339 with offset); default now.")
+        default=None, description="Run no earlier than this instant (RFC 3339 with offset); default now."
+    )
     priority: Priority = Field(default=0, description="Higher runs first within the queue.")
     max_attempts: MaxAttempts | None = Field(
-        default=None, description="Attempts before the job is dead-lettered; default from jq.settings.")
+        default=None, description="Attempts before the job is dead-lettered; default from jq.settings."
+    )
     idempotency_key: IdempotencyKey | None = Field(
         default=None,
-        description="The same key in the same queue within its window (default 24 h) returns the first job."
+        description="The same key in the same queue within its window (default 24 h) returns the first job.",
     )
     queue: QueueName = Field(default="default", description="Queue name: letters, digits and _ . : -")
     tenant: Tenant | None = Field(
-        default=None, description="Tenant the job belongs to: within a priority, tenants of a queue take turns.")
+        default=None, description="Tenant the job belongs to: within a priority, tenants of a queue take turns."
+    )
     concurrency_key: ConcurrencyKey | None = Field(
-        default=None, description="Jobs of this type with the same key run at most N at a time "
-                                  "(N = 1 unless set with PUT /key-limits/{type}).")
+        default=None,
+        description="Jobs of this type with the same key run at most N at a time "
+        "(N = 1 unless set with PUT /key-limits/{type}).",
+    )
 
 
 class EnqueuedJob(_Response):
     model_config = ConfigDict(
-        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "scheduled"}})
+        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "scheduled"}}
+    )
     job_id: UUID
     status: Literal["queued", "scheduled"]
 
@@ -195,38 +203,45 @@ class Job(_Response):
 
 class CancelledJob(_Response):
     model_config = ConfigDict(
-        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "cancelled"}})
+        json_schema_extra={"example": {"jobId": "0f8e9d51-52a4-4c38-9c6b-3f1c1e6b5a10", "status": "cancelled"}}
+    )
     job_id: UUID
     status: Literal["cancelled"] = "cancelled"
 
 
 # -- schedules -------------------------------------------------------------------------
 
+
 class ScheduleRequest(_Request):
     model_config = ConfigDict(
         json_schema_extra={
-            "example": {"cron": "0 8 * * *", "timezone": "Asia/Kolkata", "type": "send_daily_digest",
-                        "jitterSeconds": 600}
+            "example": {
+                "cron": "0 8 * * *",
+                "timezone": "Asia/Kolkata",
+                "type": "send_daily_digest",
+                "jitterSeconds": 600,
+            }
         }
     )
     cron: CronExpression = Field(
         description="Five fields: minute hour day-of-month month day-of-week, each *, a value, a range a-b, a list "
-                    "a,b and an optional /step (names jan-dec, sun-sat allowed); or @hourly, @daily, @weekly, "
-                    "@monthly, @yearly. E.g. '0 8 * * *' is 08:00 every day. jq refuses others with 422.")
+        "a,b and an optional /step (names jan-dec, sun-sat allowed); or @hourly, @daily, @weekly, "
+        "@monthly, @yearly. E.g. '0 8 * * *' is 08:00 every day. jq refuses others with 422."
+    )
     timezone: TimezoneName = Field(
         description="IANA time zone the cron is read in, e.g. Asia/Kolkata; 08:00 stays 08:00 across DST. "
-                    "jq refuses unknown names with 422.")
+        "jq refuses unknown names with 422."
+    )
     type: JobType = Field(description="Type of the job each firing enqueues.")
     payload: Payload = Field(default_factory=dict)
-    jitter_seconds: JitterSeconds = Field(
-        default=0, description="Spread each firing at random over this many seconds."
-    )
+    jitter_seconds: JitterSeconds = Field(default=0, description="Spread each firing at random over this many seconds.")
     queue: QueueName = "default"
     priority: Priority = 0
     max_attempts: MaxAttempts | None = None
     missed: Literal["latest", "all", "none"] = Field(
         default="latest",
-        description="Slots no scheduler fired in time (all down): fire the latest only, all of them, or none.")
+        description="Slots no scheduler fired in time (all down): fire the latest only, all of them, or none.",
+    )
 
 
 class Schedule(_Response):
@@ -252,6 +267,7 @@ class ScheduleList(_Response):
 
 
 # -- dead letters ----------------------------------------------------------------------
+
 
 class DeadLetterQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -279,12 +295,10 @@ class RetryDeadRequest(_Request):
     type: JobType = Field(description="Requeue dead jobs of this type.")
     error: ErrorText | None = Field(
         default=None,
-        description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it."
+        description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it.",
     )
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
-    limit: Limit | None = Field(
-        default=None, description="Requeue at most this many (oldest failures first)."
-    )
+    limit: Limit | None = Field(default=None, description="Requeue at most this many (oldest failures first).")
 
 
 class RetryDeadResult(_Response):
@@ -293,6 +307,7 @@ class RetryDeadResult(_Response):
 
 
 # -- queues, health --------------------------------------------------------------------
+
 
 class QueueStats(_Response):
     queue: str
@@ -315,7 +330,6 @@ class Health(_Response):
 
 
 # -- fairness: tenants, tenant policies, key limits ------------------------------------------
-
 
 
 class TenantsQuery(BaseModel):
@@ -349,9 +363,11 @@ class TenantPolicyRequest(_Request):
     model_config = ConfigDict(json_schema_extra=_policy_schema)
     # Either may be omitted (None), but neither may be sent as null: the types say so in the schema.
     weight: Weight = Field(  # type: ignore[assignment]
-        default=None, description="Shares of the queue within a priority (default 1).")
+        default=None, description="Shares of the queue within a priority (default 1)."
+    )
     max_running: TenantMaxRunning = Field(  # type: ignore[assignment]
-        default=None, description="At most this many running jobs of the tenant in the queue; 0 pauses it.")
+        default=None, description="At most this many running jobs of the tenant in the queue; 0 pauses it."
+    )
 
     @model_validator(mode="after")
     def _one_field(self) -> TenantPolicyRequest:
@@ -361,11 +377,13 @@ class TenantPolicyRequest(_Request):
 
 
 class TenantPolicy(_Response):
-    model_config = ConfigDict(json_schema_extra={"example": {"queue": "emails", "tenant": "acme", "weight": 3,
-                                                             "maxRunning": 10}})
+    model_config = ConfigDict(
+        json_schema_extra={"example": {"queue": "emails", "tenant": "acme", "weight": 3, "maxRunning": 10}}
+    )
     queue: str = Field(description="A queue, or * for every queue.")
-    tenant: str | None = Field(description="A tenant, * for every tenant without a policy of its own, "
-                                           "null for jobs without a tenant.")
+    tenant: str | None = Field(
+        description="A tenant, * for every tenant without a policy of its own, null for jobs without a tenant."
+    )
     weight: int | None = Field(description="Null: left to a less specific policy (else 1).")
     max_running: int | None = Field(description="Null: left to a less specific policy (else no cap).")
 
@@ -381,7 +399,8 @@ class TenantPolicyList(_Response):
 class KeyLimitRequest(_Request):
     model_config = ConfigDict(json_schema_extra={"example": {"maxRunning": 2}})
     max_running: KeyMaxRunning = Field(
-        description="At most this many jobs of the type that share a concurrencyKey run at once.")
+        description="At most this many jobs of the type that share a concurrencyKey run at once."
+    )
 
 
 class KeyLimit(_Response):

@@ -139,8 +139,7 @@ class RunSummary:
 
     @property
     def total(self) -> int:
-        return (self.succeeded + self.failed_retrying + self.dead + self.cancelled
-                + self.lease_lost + self.released)
+        return self.succeeded + self.failed_retrying + self.dead + self.cancelled + self.lease_lost + self.released
 
 
 @dataclass(eq=False)
@@ -214,8 +213,9 @@ class Worker:
         self.flush_interval = max(0.0, float(flush_interval))
         self.flush_size = int(flush_size)
         self.shutdown_grace = max(0.0, float(shutdown_grace))
-        self.heartbeat_interval = (float(heartbeat_interval) if heartbeat_interval
-                                   else max(0.5, lease.total_seconds() / 3))
+        self.heartbeat_interval = (
+            float(heartbeat_interval) if heartbeat_interval else max(0.5, lease.total_seconds() / 3)
+        )
         self._handlers: dict[str, Handler] = {}
         self._stats: Counter[str] = Counter()
         self._parts: _Parts | None = None  # while running
@@ -365,12 +365,15 @@ class Worker:
             return
         state = self._parts.state
         if not state.stop.is_set():
-            logger.info("worker %s: %s received, stopping (running jobs get %.0f s; "
-                        "signal again to stop at once)", self.name, sig.name, self.shutdown_grace)
+            logger.info(
+                "worker %s: %s received, stopping (running jobs get %.0f s; signal again to stop at once)",
+                self.name,
+                sig.name,
+                self.shutdown_grace,
+            )
             state.request_stop(abort=False)
         elif not state.abort.is_set():
-            logger.warning("worker %s: %s received again, releasing running jobs and exiting",
-                           self.name, sig.name)
+            logger.warning("worker %s: %s received again, releasing running jobs and exiting", self.name, sig.name)
             self._forced_by = int(sig)
             state.request_stop(abort=True)
 
@@ -386,8 +389,12 @@ class Worker:
                 state.request_stop(abort=self._stop_early)
             await parts.connections.open()
             if not state.stop.is_set():
-                logger.info("worker %s started: queues %s, types %s", self.name,
-                            ", ".join(f"{q}={n}" for q, n in self.queues.items()), ", ".join(self.types))
+                logger.info(
+                    "worker %s started: queues %s, types %s",
+                    self.name,
+                    ", ".join(f"{q}={n}" for q, n in self.queues.items()),
+                    ", ".join(self.types),
+                )
             self._start_parts(parts)
             await state.stop.wait()
             await self._shutdown(parts)
@@ -401,15 +408,19 @@ class Worker:
             await self._tear_down(parts)
         counts = state.outcomes.counts
         summary = RunSummary(**{k: counts[k] for k in RunSummary.__dataclass_fields__})
-        logger.info("worker %s stopped: %s", self.name,
-                    ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "no jobs run")
+        logger.info(
+            "worker %s stopped: %s",
+            self.name,
+            ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "no jobs run",
+        )
         return summary
 
     def _setup(self, drain: bool) -> _Parts:
         """The parts of one run, with fresh state (asyncio primitives belong to the running loop)."""
         self._forced_by = None
-        state = RunState(self.name, _check_queues(self.queues), drain=drain, flush_size=self.flush_size,
-                         stats=self._stats)
+        state = RunState(
+            self.name, _check_queues(self.queues), drain=drain, flush_size=self.flush_size, stats=self._stats
+        )
         self._threads.max_threads = state.queues.slots  # one per slot
         connections = Connections(self._conninfo, self.name, state)
         listener = Listener(state, self._conninfo, self.name)
@@ -419,14 +430,25 @@ class Worker:
             connections=connections,
             listener=listener,
             executor=executor,
-            claimer=Claimer(state, connections, worker_name=self.name, lease=self.lease,
-                            poll_interval=self.poll_interval, handlers=self._handlers,
-                            start=executor.start, set_waiting=listener.set_waiting),
+            claimer=Claimer(
+                state,
+                connections,
+                worker_name=self.name,
+                lease=self.lease,
+                poll_interval=self.poll_interval,
+                handlers=self._handlers,
+                start=executor.start,
+                set_waiting=listener.set_waiting,
+            ),
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
-            heartbeat=Heartbeat(state, connections, worker_name=self.name, lease=self.lease,
-                                interval=self.heartbeat_interval),
-            maintenance=(Maintenance(state, connections, worker_name=self.name, interval=self.maintain_interval)
-                         if self.maintain_interval else None),
+            heartbeat=Heartbeat(
+                state, connections, worker_name=self.name, lease=self.lease, interval=self.heartbeat_interval
+            ),
+            maintenance=(
+                Maintenance(state, connections, worker_name=self.name, interval=self.maintain_interval)
+                if self.maintain_interval
+                else None
+            ),
         )
 
     def _start_parts(self, parts: _Parts) -> None:
@@ -445,7 +467,8 @@ class Worker:
             scheduler = Scheduler()
             stop = parts.state.stop
             tasks["scheduler"] = self._spawn(
-                "scheduler", lambda: scheduler.run_async(self._conninfo, stop, interval=max(5.0, self.poll_interval)))
+                "scheduler", lambda: scheduler.run_async(self._conninfo, stop, interval=max(5.0, self.poll_interval))
+            )
 
     def _spawn(self, what: str, loop_fn: Callable[[], Awaitable[Any]]) -> asyncio.Task[None]:
         """Run one of the worker's loops; a bug in it is logged and the loop restarted."""
@@ -478,9 +501,15 @@ class Worker:
         parts.done.set()
 
     async def _shutdown(self, parts: _Parts) -> None:
-        await shut_down(parts.state, parts.connections, worker_name=self.name, grace=self.shutdown_grace,
-                        claimer=parts.tasks.get("claimer"), flusher=parts.tasks.get("flusher"),
-                        set_waiting=parts.listener.set_waiting)
+        await shut_down(
+            parts.state,
+            parts.connections,
+            worker_name=self.name,
+            grace=self.shutdown_grace,
+            claimer=parts.tasks.get("claimer"),
+            flusher=parts.tasks.get("flusher"),
+            set_waiting=parts.listener.set_waiting,
+        )
 
 
 def _check_queues(queues: Mapping[str, int]) -> dict[str, int]:
@@ -489,8 +518,9 @@ def _check_queues(queues: Mapping[str, int]) -> dict[str, int]:
         raise ValueError("queues must name at least one queue")
     for queue, slots in queues.items():
         if not isinstance(queue, str) or not QUEUE_NAME.match(queue):
-            raise ValueError(f"queue {queue!r} is not a valid queue name (1-{QUEUE_NAME_MAX} letters, digits "
-                             "and _ . : -)")
+            raise ValueError(
+                f"queue {queue!r} is not a valid queue name (1-{QUEUE_NAME_MAX} letters, digits and _ . : -)"
+            )
         if not isinstance(slots, int) or isinstance(slots, bool) or slots < 1:
             raise ValueError(f"queue {queue!r}: slots must be a positive integer, not {slots!r}")
     return queues

@@ -38,9 +38,18 @@ SetWaiting = Callable[[list[Queue], bool], Awaitable[bool]]
 
 
 class Claimer:
-    def __init__(self, state: RunState, connections: Connections, *, worker_name: str, lease: timedelta,
-                 poll_interval: float, handlers: Mapping[str, Handler], start: Callable[[Run], None],
-                 set_waiting: SetWaiting):
+    def __init__(
+        self,
+        state: RunState,
+        connections: Connections,
+        *,
+        worker_name: str,
+        lease: timedelta,
+        poll_interval: float,
+        handlers: Mapping[str, Handler],
+        start: Callable[[Run], None],
+        set_waiting: SetWaiting,
+    ):
         self._state = state
         self._connections = connections
         self._name = worker_name
@@ -62,8 +71,7 @@ class Claimer:
             if quiescent and state.results.unwritten:
                 await state.queues.kick.wait()  # the completer kicks when it is done
                 continue
-            due = ([(q, min(q.free, CLAIM_LIMIT_MAX)) for q in state.queues] if quiescent
-                   else self._due_queues(now))
+            due = [(q, min(q.free, CLAIM_LIMIT_MAX)) for q in state.queues] if quiescent else self._due_queues(now)
             if not due:
                 await wait(state.queues.kick, self._next_wake(now))
                 continue
@@ -96,8 +104,8 @@ class Claimer:
         return [
             (q, min(q.free, CLAIM_LIMIT_MAX))
             for q in queues
-            if q.free > 0 and (q.notified or q.more or q.wake_at <= now or q.next_poll <= now
-                               or (polling and q.next_poll <= near))
+            if q.free > 0
+            and (q.notified or q.more or q.wake_at <= now or q.next_poll <= now or (polling and q.next_poll <= near))
         ]
 
     def _next_wake(self, now: float) -> float | None:
@@ -109,8 +117,14 @@ class Claimer:
         self._state.stats["claim"] += len(due)
         self._state.stats["round_trips"] += 1
         async with self._connections.connection() as conn:
-            rows = await CLAIM.run_async(conn, queues=[q.name for q, _ in due], limits=[limit for _, limit in due],
-                                         worker=self._name, lease=self._lease, types=self._types)
+            rows = await CLAIM.run_async(
+                conn,
+                queues=[q.name for q, _ in due],
+                limits=[limit for _, limit in due],
+                worker=self._name,
+                lease=self._lease,
+                types=self._types,
+            )
         by_queue: dict[str, list[ClaimedJob]] = {q.name: [] for q, _ in due}
         for row in rows:
             by_queue[row.queue].append(row)
@@ -144,12 +158,21 @@ class Claimer:
             locked_until=row.locked_until,
             worker=self._name,
         )
-        undecodable = ("pyjq cannot read this job: " + "; ".join(f"{k}: {v}" for k, v in row.unreadable.items())
-                       if row.unreadable else None)
+        undecodable = (
+            "pyjq cannot read this job: " + "; ".join(f"{k}: {v}" for k, v in row.unreadable.items())
+            if row.unreadable
+            else None
+        )
         run = Run(job, q, self._handlers.get(job.type), time.monotonic(), undecodable=undecodable)
         if logger.isEnabledFor(logging.DEBUG):
-            logger.debug("job started id=%s type=%s queue=%s attempt=%d/%d", job.id, job.type, job.queue,
-                         job.attempts, job.max_attempts)
+            logger.debug(
+                "job started id=%s type=%s queue=%s attempt=%d/%d",
+                job.id,
+                job.type,
+                job.queue,
+                job.attempts,
+                job.max_attempts,
+            )
         return run
 
     async def _update_waiting(self, claimed: list[Queue]) -> None:

@@ -44,8 +44,12 @@ class Completer:
             await results.arrived()
             if not results.pending:
                 continue
-            if (self._flush_interval and not state.stop.is_set() and results.pending < results.flush_size
-                    and not state.quiescent):
+            if (
+                self._flush_interval
+                and not state.stop.is_set()
+                and results.pending < results.flush_size
+                and not state.quiescent
+            ):
                 await results.more_within(self._flush_interval)
             batch = results.take_batch()
             try:
@@ -82,8 +86,13 @@ class Completer:
                 outcomes = await self._write_once(pending)
             except psycopg.OperationalError as exc:
                 if state.abort.is_set() or (state.stop.is_set() and time.monotonic() > state.deadline):
-                    logger.error("worker %s: could not write the results of %d jobs (%s); they run again "
-                                 "after their lease expires", self._name, len(pending), oneline(exc))
+                    logger.error(
+                        "worker %s: could not write the results of %d jobs (%s); they run again "
+                        "after their lease expires",
+                        self._name,
+                        len(pending),
+                        oneline(exc),
+                    )
                     return
                 log_db_error(self._name, "write results", exc)
                 await asyncio.sleep(backoff.next())
@@ -95,8 +104,11 @@ class Completer:
                     return
                 plain = _without_request(pending[0], exc)
                 if plain is None:
-                    logger.error("job %s: could not record its outcome (%s); it runs again after its lease "
-                                 "expires", pending[0].run.job.id, oneline(exc))
+                    logger.error(
+                        "job %s: could not record its outcome (%s); it runs again after its lease expires",
+                        pending[0].run.job.id,
+                        oneline(exc),
+                    )
                     return
                 pending = [plain]
                 continue
@@ -120,9 +132,14 @@ class Completer:
                 rows = await COMPLETE.run_async(conn, job_ids=done_ok, worker=self._name)
             else:
                 rows = await FINISH.run_async(
-                    conn, job_ids=done_ok, worker=self._name, failed_ids=[r.run.job.id for r in failed],
-                    errors=[r.error for r in failed], retry_in=[r.retry_in for r in failed],
-                    discard=[r.discard for r in failed])
+                    conn,
+                    job_ids=done_ok,
+                    worker=self._name,
+                    failed_ids=[r.run.job.id for r in failed],
+                    errors=[r.error for r in failed],
+                    retry_in=[r.retry_in for r in failed],
+                    discard=[r.discard for r in failed],
+                )
         outcome = {row.job_id: (row.status, row.next_attempt_at) for row in rows}
         # A success missing from jq_complete's answer: this worker no longer held the job.
         return [(r, *outcome.get(r.run.job.id, ("lease_lost", None))) for r in batch]
@@ -133,11 +150,20 @@ def _without_request(result: Result, refusal: Exception) -> Result | None:
     (None if there is nothing left to drop)."""
     if result.ok or (result.retry_in is None and not result.discard):
         return None
-    logger.error("job %s: jq_fail refused its retry/discard request (%s); recording a plain "
-                 "failure", result.run.job.id, oneline(refusal))
-    return Result(result.run, result.duration_ms, ok=False, error=clean(
-        f"{result.error}\n(pyjq: jq_fail refused retry_in={result.retry_in} "
-        f"discard={result.discard}: {oneline(refusal)})"))
+    logger.error(
+        "job %s: jq_fail refused its retry/discard request (%s); recording a plain failure",
+        result.run.job.id,
+        oneline(refusal),
+    )
+    return Result(
+        result.run,
+        result.duration_ms,
+        ok=False,
+        error=clean(
+            f"{result.error}\n(pyjq: jq_fail refused retry_in={result.retry_in} "
+            f"discard={result.discard}: {oneline(refusal)})"
+        ),
+    )
 
 
 def _wake_for_retry(q: Queue, next_at: datetime) -> None:

@@ -51,8 +51,7 @@ class Connections:
         self._name = worker_name
         self._state = state
         self._pool: AsyncConnectionPool | None = None
-        self._last_used: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], float] = (
-            weakref.WeakKeyDictionary())
+        self._last_used: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], float] = weakref.WeakKeyDictionary()
 
     async def open(self) -> None:
         """Open the pool and check that jq is installed; waits out an unreachable database."""

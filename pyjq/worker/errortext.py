@@ -21,7 +21,7 @@ def describe(exc: BaseException) -> str:
     trace = "".join(traceback.format_exception(exc))
     room = ERROR_BUDGET - len(head) - 1
     if len(trace) > room:
-        trace = "…" + trace[-(room - 1):]
+        trace = "…" + trace[-(room - 1) :]
     return clean(f"{head}\n{trace.rstrip()}")
 
 

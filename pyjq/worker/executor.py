@@ -99,16 +99,21 @@ class Executor:
         if error is None and inspect.isawaitable(future.result()):
             if inspect.iscoroutine(future.result()):
                 future.result().close()
-            error = TypeError(f"the handler of {job.type!r} returned an awaitable from a plain function; "
-                              "declare it with async def")
+            error = TypeError(
+                f"the handler of {job.type!r} returned an awaitable from a plain function; declare it with async def"
+            )
         return error, False
 
     def _time_out(self, run: Run, handler: Handler) -> None:
         run.time_out()
         if not handler.is_async:
-            logger.warning("job %s (%s) exceeded its timeout of %g s; its thread cannot be stopped: "
-                           "job.cancelled is set and its slot stays busy until it returns",
-                           run.job.id, run.job.type, handler.timeout)
+            logger.warning(
+                "job %s (%s) exceeded its timeout of %g s; its thread cannot be stopped: "
+                "job.cancelled is set and its slot stays busy until it returns",
+                run.job.id,
+                run.job.type,
+                handler.timeout,
+            )
 
 
 def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled: bool) -> Result:
@@ -117,8 +122,14 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(run.undecodable), discard=True)
     if run.timed_out:
         assert run.handler is not None and run.handler.timeout is not None
-        return Result(run, duration_ms, ok=False, error=clean(
-            f"TimeoutError: the handler of {run.job.type!r} exceeded its timeout of {run.handler.timeout:g} s"))
+        return Result(
+            run,
+            duration_ms,
+            ok=False,
+            error=clean(
+                f"TimeoutError: the handler of {run.job.type!r} exceeded its timeout of {run.handler.timeout:g} s"
+            ),
+        )
     if cancelled:
         if run.cancel_requested:
             return Result(run, duration_ms, ok=False, error="cancelled: cancellation was requested")

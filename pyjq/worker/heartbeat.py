@@ -26,8 +26,9 @@ __all__ = ["Heartbeat"]
 
 
 class Heartbeat:
-    def __init__(self, state: RunState, connections: Connections, *, worker_name: str, lease: timedelta,
-                 interval: float):
+    def __init__(
+        self, state: RunState, connections: Connections, *, worker_name: str, lease: timedelta, interval: float
+    ):
         self._state = state
         self._connections = connections
         self._name = worker_name
@@ -63,10 +64,12 @@ class Heartbeat:
             if run is None or not run.holds_lease:
                 continue  # its handler has returned: the write decides
             if row.state == "lost":
-                logger.warning("job %s (%s) lost its lease: abandoning it, its result will not be written",
-                               row.job_id, run.job.type)
+                logger.warning(
+                    "job %s (%s) lost its lease: abandoning it, its result will not be written",
+                    row.job_id,
+                    run.job.type,
+                )
                 run.lose()
             elif row.state == "cancel_requested" and not run.cancel_requested:
-                logger.info("job %s (%s): cancellation requested, cancelling its handler", row.job_id,
-                            run.job.type)
+                logger.info("job %s (%s): cancellation requested, cancelling its handler", row.job_id, run.job.type)
                 run.request_cancel()

@@ -62,8 +62,13 @@ class Listener:
             conn: psycopg.AsyncConnection[Any] | None = None
             try:
                 conn = await psycopg.AsyncConnection.connect(
-                    self._conninfo, autocommit=True,
-                    keepalives=1, keepalives_idle=30, keepalives_interval=10, keepalives_count=3)
+                    self._conninfo,
+                    autocommit=True,
+                    keepalives=1,
+                    keepalives_idle=30,
+                    keepalives_interval=10,
+                    keepalives_count=3,
+                )
                 for channel in self._channels:
                     await listen_async(conn, channel)
                 self._conn = conn

@@ -36,8 +36,14 @@ class Outcomes:
         self.worker_name = worker_name
         self.counts: Counter[str] = Counter()
 
-    def record(self, job: Job, outcome: str, duration_ms: float,
-               next_attempt_at: datetime | None = None, error: str | None = None) -> None:
+    def record(
+        self,
+        job: Job,
+        outcome: str,
+        duration_ms: float,
+        next_attempt_at: datetime | None = None,
+        error: str | None = None,
+    ) -> None:
         self.counts[outcome] += 1
         level = _LEVELS.get(outcome, logging.INFO)
         if not logger.isEnabledFor(level):
@@ -50,10 +56,24 @@ class Outcomes:
         logger.log(
             level,
             "job %s id=%s type=%s queue=%s attempt=%d/%d duration_ms=%.1f%s",
-            outcome, job.id, job.type, job.queue, job.attempts, job.max_attempts, duration_ms, tail,
-            extra={"jq_job_id": str(job.id), "jq_type": job.type, "jq_queue": job.queue,
-                   "jq_attempt": job.attempts, "jq_max_attempts": job.max_attempts, "jq_outcome": outcome,
-                   "jq_duration_ms": round(duration_ms, 1), "jq_worker": self.worker_name},
+            outcome,
+            job.id,
+            job.type,
+            job.queue,
+            job.attempts,
+            job.max_attempts,
+            duration_ms,
+            tail,
+            extra={
+                "jq_job_id": str(job.id),
+                "jq_type": job.type,
+                "jq_queue": job.queue,
+                "jq_attempt": job.attempts,
+                "jq_max_attempts": job.max_attempts,
+                "jq_outcome": outcome,
+                "jq_duration_ms": round(duration_ms, 1),
+                "jq_worker": self.worker_name,
+            },
         )
 
 

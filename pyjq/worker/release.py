@@ -40,8 +40,12 @@ async def release_running(state: RunState, connections: Connections, worker_name
             break
         except DATABASE_ERRORS as exc:
             if time.monotonic() > state.deadline or not isinstance(exc, psycopg.OperationalError):
-                logger.error("worker %s: could not release %d running jobs (%s); they run again after their "
-                             "lease expires", worker_name, len(runs), oneline(exc))
+                logger.error(
+                    "worker %s: could not release %d running jobs (%s); they run again after their lease expires",
+                    worker_name,
+                    len(runs),
+                    oneline(exc),
+                )
                 return
             log_db_error(worker_name, "release", exc)
             await asyncio.sleep(min(backoff.next(), max(0.05, state.deadline - time.monotonic())))
@@ -55,8 +59,9 @@ def _log_released(state: RunState, by_id: dict[UUID, Run], rows: list[Released])
         run = by_id.get(row.job_id)
         if run is not None:
             reported.add(row.job_id)
-            state.outcomes.record(run.job, "released" if row.status == "released" else row.status,
-                                  (now - run.started) * 1000.0)
+            state.outcomes.record(
+                run.job, "released" if row.status == "released" else row.status, (now - run.started) * 1000.0
+            )
     for job_id, run in by_id.items():
         if job_id not in reported:
             state.outcomes.record(run.job, "lease_lost", (now - run.started) * 1000.0)

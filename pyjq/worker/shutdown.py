@@ -27,9 +27,16 @@ RELEASE_TIMEOUT = 10.0  # graceful shutdown: how long to keep trying jq_release 
 ABORT_TIMEOUT = 2.0  # the same after a second signal
 
 
-async def shut_down(state: RunState, connections: Connections, *, worker_name: str, grace: float,
-                    claimer: asyncio.Task[None] | None, flusher: asyncio.Task[None] | None,
-                    set_waiting: Callable[[list[Queue], bool], Awaitable[bool]]) -> None:
+async def shut_down(
+    state: RunState,
+    connections: Connections,
+    *,
+    worker_name: str,
+    grace: float,
+    claimer: asyncio.Task[None] | None,
+    flusher: asyncio.Task[None] | None,
+    set_waiting: Callable[[list[Queue], bool], Awaitable[bool]],
+) -> None:
     """Run the shutdown of a run whose ``state.stop`` is set; the loops are cancelled afterwards."""
     if claimer is not None and not claimer.done():
         # A claim in flight is let finish (cancelling it could lose the jobs it leased).
@@ -45,8 +52,11 @@ async def shut_down(state: RunState, connections: Connections, *, worker_name: s
         await release_running(state, connections, worker_name)
     await _last_flush(state, flusher)
     if state.results.unwritten:
-        logger.error("worker %s: %d results were not written; those jobs run again after their lease "
-                     "expires", worker_name, state.results.unwritten)
+        logger.error(
+            "worker %s: %d results were not written; those jobs run again after their lease expires",
+            worker_name,
+            state.results.unwritten,
+        )
 
 
 async def _grace_period(state: RunState, worker_name: str, grace: float) -> None:

@@ -276,8 +276,9 @@ class Results:
 class RunState:
     """The shared state of one run of a worker."""
 
-    def __init__(self, worker_name: str, queues: Mapping[str, int], *, drain: bool, flush_size: int,
-                 stats: Counter[str]):
+    def __init__(
+        self, worker_name: str, queues: Mapping[str, int], *, drain: bool, flush_size: int, stats: Counter[str]
+    ):
         self.drain = drain
         self.stop = asyncio.Event()
         self.abort = asyncio.Event()  # stop without the grace period

@@ -31,8 +31,9 @@ SETTINGS = {
 
 def planned(root: Path | None = None) -> ThrowawayPostgres:
     """The tests' server, not started yet (see ThrowawayPostgres.prepare)."""
-    return ThrowawayPostgres(SETTINGS, root=root, bindir=os.environ.get("JQ_TEST_PGBIN"),
-                             writer="tests/harness/testserver.py")
+    return ThrowawayPostgres(
+        SETTINGS, root=root, bindir=os.environ.get("JQ_TEST_PGBIN"), writer="tests/harness/testserver.py"
+    )
 
 
 def environment(server: ThrowawayPostgres) -> dict[str, str]:
