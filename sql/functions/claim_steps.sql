@@ -60,26 +60,6 @@ as $$
       from (select coalesce((select k.max_running from jq.key_limits k where k.type = p_type), 1) as cap) l
 $$;
 
--- Room left under a tenant's cap p_cap in a queue, as seen by the current
--- snapshot; reads at most p_cap index entries. Two arms because jobs without
--- a tenant (tkey '') are not in jobs_running_tenant_idx.
-create or replace function jq._tenant_room(p_queue text, p_tkey text, p_cap integer)
-returns integer
-language sql
-stable
-as $$
-    select greatest(p_cap - case
-        when p_tkey = '' then (select count(*)::integer
-                                 from (select 1 from jq.jobs r
-                                        where r.queue = p_queue and r.tenant is null and r.status = 'processing'
-                                        limit p_cap) x)
-        else (select count(*)::integer
-                from (select 1 from jq.jobs r
-                       where r.queue = p_queue and r.tenant = p_tkey and r.status = 'processing'
-                       limit p_cap) x)
-        end, 0)
-$$;
-
 -- Step 0. Deferred jobs that have fallen due join the claim index, highest
 -- priority first (a burst is promoted 10,000 at a time, by this claim and the
 -- next ones): one probe per priority level holding deferred jobs.
@@ -162,8 +142,8 @@ $$;
 -- policy rows. Claimers of one capped tenant take turns on an advisory lock
 -- (one that cannot get it gives the tenant no room this time) and count its
 -- running jobs only once they hold it, in a later statement, so the count
--- sees every claim committed before them. A group whose tenant has no room
--- is closed.
+-- sees every claim committed before them. (A tenant without room keeps its
+-- groups open: no quota step considers them.)
 create or replace function jq._claim_settle_caps(p_queue text, p_groups jq.claim_group[])
 returns jq.claim_group[]
 language plpgsql
@@ -199,11 +179,24 @@ begin
     if not exists (select 1 from unnest(v_groups) g where g.room is not null) then
         return v_groups;
     end if;
+    -- The count: at most the cap's worth of index entries per tenant. Two
+    -- arms, because jobs without a tenant are not in jobs_running_tenant_idx.
     return array(
-        select row(g.priority, g.tkey, g.first_run_at, g.open and coalesce(r.room > 0, true),
-                   g.weight, r.room, g.pass, g.eff, g.got, g.quota)::jq.claim_group
+        select row(g.priority, g.tkey, g.first_run_at, g.open, g.weight,
+                   case when g.room is not null then greatest(g.room - case
+                       when g.tkey = '' then (select count(*)::integer
+                                                from (select 1 from jq.jobs r
+                                                       where r.queue = p_queue and r.tenant is null
+                                                         and r.status = 'processing'
+                                                       limit g.room) x)
+                       else (select count(*)::integer
+                               from (select 1 from jq.jobs r
+                                      where r.queue = p_queue and r.tenant = g.tkey
+                                        and r.status = 'processing'
+                                      limit g.room) x)
+                       end, 0) end,
+                   g.pass, g.eff, g.got, g.quota)::jq.claim_group
           from unnest(v_groups) with ordinality g
-         cross join lateral (select case when g.room is not null then jq._tenant_room(p_queue, g.tkey, g.room) end as room) r
          order by g.ordinality);
 end
 $$;
