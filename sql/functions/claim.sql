@@ -101,9 +101,9 @@ begin
         return;
     end if;
 
+    -- Steps 0-3 (claim_steps.sql has one function per step).
     perform jq._reap_expired(p_queue, v_now);
     perform jq._claim_promote_due(p_queue, v_now);
-
     v_groups := jq._claim_ready_groups(p_queue, v_now);
     if cardinality(v_groups) = 0 then
         return;
@@ -115,7 +115,7 @@ begin
         v_groups := jq._claim_standing(p_queue, v_groups);
     end if;
 
-    -- Quotas, then take them; again for the slots of groups that ran dry.
+    -- Step 4: quotas, then take them; again for the slots of groups that ran dry.
     -- Every round fills the claim or finds a group dry (or a tenant out of
     -- room), so this ends within one round per group.
     loop
@@ -132,7 +132,7 @@ begin
         return;
     end if;
 
-    v_jobs := jq._claim_key_caps(v_jobs);
+    v_jobs := jq._claim_key_caps(v_jobs);  -- step 5
     if cardinality(v_jobs) = 0 then
         return;
     end if;
@@ -150,7 +150,7 @@ begin
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
 
-    if v_fair and v_shared then
+    if v_fair and v_shared then  -- step 7
         perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);
     end if;
 end
