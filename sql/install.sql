@@ -5,18 +5,25 @@
 -- one transaction behind an advisory lock, so two installers racing each other
 -- apply each migration exactly once.
 --
--- Order: bootstrap (schema, ledger, lock) -> numbered migrations (tables,
--- indexes; each applied once and recorded in jq.migrations) -> functions
--- (CREATE OR REPLACE, every run) -> roles and grants.
+-- Order: bootstrap (schema, ledger, lock) -> argument checks (the
+-- constraints of the migrations call jq._is_queue_name) -> numbered
+-- migrations (tables, indexes; each applied once and recorded in
+-- jq.migrations) -> functions (CREATE OR REPLACE, every run) -> roles and
+-- grants -> record_release.sql (stores the release, prints one line:
+-- installed / upgraded from -> to / up to date). The release number is set
+-- once, at the top of bootstrap.sql.
 --
 -- pyjq.install(conn) runs this same file: it understands only the meta-commands
 -- used here (\set, \ir) and begin/commit, so keep to them.
 \set ON_ERROR_STOP on
+\set QUIET on
 begin;
 \ir bootstrap.sql
+\ir functions/checks.sql
 \ir migrations/0001_initial.sql
 \ir migrations/0002_schedules.sql
 \ir migrations/0003_fairness.sql
+\ir migrations/0004_structure.sql
 \ir functions/internal.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
@@ -29,4 +36,5 @@ begin;
 \ir functions/maintenance.sql
 \ir functions/schedules.sql
 \ir roles.sql
+\ir record_release.sql
 commit;

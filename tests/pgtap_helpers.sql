@@ -86,3 +86,51 @@ begin
     return v_out;
 end
 $$;
+
+-- A dead job: enqueues one job of p_type with a single attempt, claims it as
+-- worker w1 and fails it with p_error; returns its id. The dead-letter tests
+-- (jq_dead_groups, jq_retry_dead) build their groups with it.
+create or replace function jq_test.bury(
+    p_type text, p_error text, p_queue text default 'dead_q', p_payload jsonb default '{}',
+    p_priority integer default 10000)
+returns uuid
+language plpgsql
+as $$
+declare
+    v_id uuid;
+begin
+    select e.job_id into v_id from jq.jq_enqueue(p_type, p_payload, p_queue, p_priority, null, 1) e;
+    perform 1 from jq.jq_claim(p_queue, 'w1', 1, '5 minutes', array[p_type]) c where c.id = v_id;
+    if not found then
+        raise exception 'bury: job % was not claimed', v_id;
+    end if;
+    perform jq.jq_fail(v_id, 'w1', p_error);
+    return v_id;
+end
+$$;
+
+-- The SQLSTATE and constraint name a statement fails with ('23514
+-- jobs_type_length'), or 'no error'. The schema constraint tests use it.
+create or replace function jq_test.violation(p_sql text)
+returns text
+language plpgsql
+as $$
+declare
+    v_state      text;
+    v_constraint text;
+begin
+    execute p_sql;
+    return 'no error';
+exception when others then
+    get stacked diagnostics v_state = returned_sqlstate, v_constraint = constraint_name;
+    return v_state || ' ' || coalesce(v_constraint, '');
+end
+$$;
+
+-- The history partition of one UTC day, or null when there is none.
+create or replace function jq_test.history_partition(p_day date)
+returns regclass
+language sql
+as $$
+    select to_regclass('jq.job_history_p' || to_char(p_day, 'YYYYMMDD'))
+$$;

@@ -1,57 +1,16 @@
 -- Enqueue: called by producers inside their own transaction, so a job exists
 -- if and only if the business change that caused it committed.
 
--- One job. Returns its id, 'queued' or 'scheduled', and duplicate = false;
--- or, when (queue, idempotency_key) is already taken within its window, the
--- original job's id and current status with duplicate = true.
-create or replace function jq.jq_enqueue(
-    p_type            text,
-    p_payload         jsonb default '{}',
-    p_queue           text default 'default',
-    p_priority        integer default 0,
-    p_run_at          timestamptz default null,
-    p_max_attempts    integer default null,
-    p_idempotency_key text default null,
-    p_tenant          text default null,
-    p_concurrency_key text default null)
-returns table (job_id uuid, status text, duplicate boolean)
-language plpgsql
-volatile
-security definer
-set search_path = jq, pg_catalog, pg_temp
+-- The run_at rule of jq_enqueue and jq_enqueue_many: infinite or far-off
+-- times break jq_stats (now() - run_at overflows) and clients (Python's
+-- datetime stops at years 1 and 9999): a worker could not read its claim.
+create or replace function jq._is_run_at_in_range(p_run_at timestamptz)
+returns boolean
+language sql
+immutable
 as $$
-declare
-    v_now    timestamptz := jq._now();
-    v_id     uuid := gen_random_uuid();
-    v_run_at timestamptz := coalesce(p_run_at, v_now);
-    v_holder uuid;
-begin
-    perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
-    perform jq._check_concurrency_key(p_concurrency_key);
-    -- Infinite or far-off times break jq_stats (now() - run_at overflows) and clients
-    -- (Python's datetime stops at years 1 and 9999): a worker could not read its claim.
-    if v_run_at not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
-        raise exception 'run_at % is out of range', p_run_at
-            using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
-    end if;
-    if p_idempotency_key is not null then
-        v_holder := jq._take_idempotency_key(p_queue, p_idempotency_key, v_id, v_now);
-        if v_holder <> v_id then
-            return query
-                select v_holder, coalesce((select s.status from jq.jq_status(v_holder) s), 'not_found'), true;
-            return;
-        end if;
-    end if;
-    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
-    values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
-            coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
-    return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
-end
+    select p_run_at between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00'
 $$;
-comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text) is
-    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
 
 -- True when one element of jq_enqueue_many's array is a valid job by every
 -- rule of jq._check_job, with run_at an ISO 8601 timestamp (or absent). One
@@ -66,11 +25,11 @@ as $$
        and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
                          'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
        and jsonb_typeof(p_job -> 'type') = 'string'
-       and btrim(p_job ->> 'type') <> '' and char_length(p_job ->> 'type') <= 128
+       and jq._is_filled_text(p_job ->> 'type', 128)
        and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
        and case coalesce(jsonb_typeof(p_job -> 'queue'), 'null')
                when 'null' then true
-               when 'string' then (p_job ->> 'queue') ~ '^[A-Za-z0-9_.:-]{1,64}$'
+               when 'string' then jq._is_queue_name(p_job ->> 'queue')
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'priority'), 'null')
                when 'null' then true
@@ -84,17 +43,15 @@ as $$
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'idempotency_key'), 'null')
                when 'null' then true
-               when 'string' then btrim(p_job ->> 'idempotency_key') <> ''
-                              and char_length(p_job ->> 'idempotency_key') <= 255
+               when 'string' then jq._is_filled_text(p_job ->> 'idempotency_key', 255)
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'tenant'), 'null')
                when 'null' then true
-               when 'string' then btrim(p_job ->> 'tenant') <> '' and char_length(p_job ->> 'tenant') <= 128
+               when 'string' then jq._is_filled_text(p_job ->> 'tenant', 128)
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'concurrency_key'), 'null')
                when 'null' then true
-               when 'string' then btrim(p_job ->> 'concurrency_key') <> ''
-                              and char_length(p_job ->> 'concurrency_key') <= 255
+               when 'string' then jq._is_filled_text(p_job ->> 'concurrency_key', 255)
                else false end
        and case coalesce(jsonb_typeof(p_job -> 'run_at'), 'null')
                when 'null' then true
@@ -149,7 +106,7 @@ begin
                     using errcode = '22007',
                           hint = 'Use ISO 8601 with a UTC offset, e.g. 2026-11-01T00:05:00+05:30.';
             end;
-            if (v_elem ->> 'run_at')::timestamptz not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00' then
+            if not jq._is_run_at_in_range((v_elem ->> 'run_at')::timestamptz) then
                 raise exception 'jobs[%].run_at % is out of range', v_index, v_elem -> 'run_at'
                     using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
             end if;
@@ -164,6 +121,56 @@ begin
     end loop;
 end
 $$;
+
+-- One job. Returns its id, 'queued' or 'scheduled', and duplicate = false;
+-- or, when (queue, idempotency_key) is already taken within its window, the
+-- original job's id and current status with duplicate = true.
+create or replace function jq.jq_enqueue(
+    p_type            text,
+    p_payload         jsonb default '{}',
+    p_queue           text default 'default',
+    p_priority        integer default 0,
+    p_run_at          timestamptz default null,
+    p_max_attempts    integer default null,
+    p_idempotency_key text default null,
+    p_tenant          text default null,
+    p_concurrency_key text default null)
+returns table (job_id uuid, status text, duplicate boolean)
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+as $$
+declare
+    v_now    timestamptz := jq._now();
+    v_id     uuid := gen_random_uuid();
+    v_run_at timestamptz := coalesce(p_run_at, v_now);
+    v_holder uuid;
+begin
+    perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
+    perform jq._check_concurrency_key(p_concurrency_key);
+    if not jq._is_run_at_in_range(v_run_at) then
+        raise exception 'run_at % is out of range', p_run_at
+            using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
+    end if;
+    if p_idempotency_key is not null then
+        v_holder := (jq._take_idempotency_keys(array[p_queue], array[p_idempotency_key], array[v_id], v_now))[1];
+        if v_holder <> v_id then
+            return query
+                select v_holder, coalesce((select s.status from jq.jq_status(v_holder) s), 'not_found'), true;
+            return;
+        end if;
+    end if;
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
+                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+    values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
+            coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
+    return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
+end
+$$;
+comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text) is
+    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
 
 -- Many jobs in one call: a JSON array of objects with the keys type, payload,
 -- queue, priority, run_at, max_attempts, idempotency_key, tenant,
@@ -186,11 +193,9 @@ declare
     v_keys    text[];
     v_run_ats timestamptz[];
     v_holders uuid[];
-    v_index   integer;
 begin
-    if p_jobs is null then
-        raise exception 'jobs must not be null' using errcode = '22004';
-    elsif jsonb_typeof(p_jobs) <> 'array' then
+    perform jq._check_not_null(p_jobs, 'jobs');
+    if jsonb_typeof(p_jobs) <> 'array' then
         raise exception 'jobs must be a JSON array of job objects, not %', jsonb_typeof(p_jobs)
             using errcode = '22023';
     elsif jsonb_array_length(p_jobs) > 10000 then
@@ -216,16 +221,13 @@ begin
         raise;
     end;
     if exists (select 1 from unnest(v_run_ats) r
-                where r not between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00') then
+                where not jq._is_run_at_in_range(r)) then
         perform jq._explain_bad_job(p_jobs);
     end if;
 
-    -- Keys first, in input order: the first element with a key wins it, a
-    -- later one with the same key is a duplicate of the first.
-    v_holders := v_ids;
-    for v_index in select k.ord from unnest(v_keys) with ordinality as k(key, ord) where k.key is not null loop
-        v_holders[v_index] := jq._take_idempotency_key(v_queues[v_index], v_keys[v_index], v_ids[v_index], v_now);
-    end loop;
+    -- Keys first: the first element with a key wins it, a later one with the
+    -- same key is a duplicate of the first.
+    v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
                          idempotency_key, tenant, concurrency_key, deferred, created_at)

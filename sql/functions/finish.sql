@@ -2,8 +2,9 @@
 -- only on jobs whose lease the calling worker still holds; a job whose lease
 -- was reaped or taken by another worker is left alone and reported as such.
 
--- Deletes finished jobs from jq.jobs and records them in jq.job_history.
--- Returns the ids it completed.
+-- Deletes finished jobs from jq.jobs and records them in jq.job_history, by
+-- the retire path every finisher takes (jq._retire_jobs). Returns the ids it
+-- completed.
 create or replace function jq.jq_complete(p_job_ids uuid[], p_worker text)
 returns setof uuid
 language plpgsql
@@ -15,28 +16,8 @@ declare
     v_now timestamptz := jq._now();
 begin
     perform jq._check_worker(p_worker);
-    if p_job_ids is null then
-        raise exception 'job_ids must not be null' using errcode = '22004';
-    end if;
-    return query
-    with done as (
-        delete from jq.jobs
-         where id = any(p_job_ids) and status = 'processing' and locked_by = p_worker
-        returning *
-    ), recorded as (
-        insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                    idempotency_key, last_error, run_at, created_at, finished_at)
-        select d.id, d.queue, d.type, d.tenant, 'succeeded', d.attempts, d.max_attempts,
-               d.idempotency_key, d.last_error, d.run_at, d.created_at, v_now
-          from done d
-    ), keys as (
-        update jq.idempotency_keys k
-           set expires_at = v_now + (select idempotency_window from jq.settings)
-          from done d
-         where d.idempotency_key is not null
-           and k.queue = d.queue and k.idempotency_key = d.idempotency_key and k.job_id = d.id
-    )
-    select d.id from done d;
+    perform jq._check_not_null(p_job_ids, 'job_ids');
+    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker);
 end
 $$;
 comment on function jq.jq_complete(uuid[], text) is
@@ -66,9 +47,7 @@ declare
     v_next  timestamptz;
 begin
     perform jq._check_worker(p_worker);
-    if p_job_id is null then
-        raise exception 'job_id must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_job_id, 'job_id');
     if p_retry_in is not null and (p_retry_in < interval '0' or p_retry_in > interval '365 days') then
         raise exception 'retry_in % is out of range', p_retry_in
             using errcode = '22023', hint = 'retry_in is between 0 and 365 days, or null for the backoff policy.';
@@ -120,9 +99,7 @@ declare
 begin
     perform jq._check_worker(p_worker);
     perform jq._check_lease(p_lease);
-    if p_job_ids is null then
-        raise exception 'job_ids must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_job_ids, 'job_ids');
     return query
     with asked as (
         select distinct a.id from unnest(p_job_ids) as a(id) where a.id is not null
@@ -160,9 +137,7 @@ declare
     v_cancelled uuid[];
 begin
     perform jq._check_worker(p_worker);
-    if p_job_ids is null then
-        raise exception 'job_ids must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_job_ids, 'job_ids');
     select array_agg(j.id), array_agg(j.id) filter (where j.cancel_requested)
       into v_held, v_cancelled
       from (select j.id, j.cancel_requested from jq.jobs j

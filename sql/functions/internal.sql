@@ -1,6 +1,7 @@
 -- Internal helpers (names start with `_`, or are the two replaceable policy
 -- functions jq.retry_delay and jq.error_fingerprint). Not granted to any role:
--- the public jq_* functions call them as their owner.
+-- the public jq_* functions call them as their owner. The argument checks
+-- (jq._check_*) are in checks.sql.
 
 -- The one clock every jq function reads. Tests move it with
 --   set jq.now = '2026-01-01 08:00Z';   (reset jq.now to return to real time)
@@ -15,32 +16,52 @@ $$;
 comment on function jq._now() is
     'Current time for jq: now(), or the timestamp in the jq.now setting when a test has set one.';
 
+-- The two replaceable policy functions are created only when absent: a DBA
+-- who replaced one with CREATE OR REPLACE keeps the replacement through every
+-- upgrade. (A release that must change a default does so in a migration.)
+
 -- Delay before the next attempt after attempt number p_attempts failed.
 -- About 2^n seconds (2 s, 4 s, 8 s, ... one hour at most), spread by +-25 %
 -- so that jobs that failed together do not retry together; never under one
 -- second. A DBA may CREATE OR REPLACE this function with another policy.
-create or replace function jq.retry_delay(p_attempts integer)
+do $retry_delay$
+begin
+    if to_regprocedure('jq.retry_delay(integer)') is not null then
+        return;  -- the default, or a DBA's replacement: kept either way
+    end if;
+    -- Flush left as in 0.1.0: a database keeps the body text it was given,
+    -- and an upgraded one must match a fresh install.
+create function jq.retry_delay(p_attempts integer)
 returns interval
 language sql
 volatile
-as $$
+as $fn$
     select make_interval(secs =>
         greatest(1.0, least(3600.0, power(2, least(greatest(p_attempts, 1), 20)) * (0.75 + random() * 0.5))))
-$$;
+$fn$;
 comment on function jq.retry_delay(integer) is
     'Retry backoff: delay after failed attempt n, about 2^n s with +-25% jitter, between 1 s and 1 h. Replaceable.';
+end
+$retry_delay$;
 
 -- Normalises an error message so that errors differing only in ids, numbers
 -- or quoted values fall into one dead-letter group:
 --   'Timeout after 30s for inv_1' -> 'Timeout after 30s for ?'
 -- Short numbers with an optional unit (503, 30s, 500ms) are kept because they
 -- usually say what went wrong. Idempotent: f(f(x)) = f(x).
-create or replace function jq.error_fingerprint(p_error text)
+do $error_fingerprint$
+begin
+    if to_regprocedure('jq.error_fingerprint(text)') is not null then
+        return;  -- the default, or a DBA's replacement: kept either way
+    end if;
+    -- Flush left as in 0.1.0: a database keeps the body text it was given,
+    -- and an upgraded one must match a fresh install.
+create function jq.error_fingerprint(p_error text)
 returns text
 language sql
 immutable
 parallel safe
-as $$
+as $fn$
     -- rtrim last: a cut at 200 characters may end on a space (keeps f(f(x)) = f(x))
     select rtrim(left(btrim(regexp_replace(
         -- word tokens holding a digit, except a number of at most 3 digits with a short unit
@@ -64,171 +85,100 @@ as $$
             '"[^"]*"', '"?"', 'g'),
             '\m(?!\d{1,3}[A-Za-z]{0,3}\M)\w*\d\w*\M', '?', 'g'),
         '\s+', ' ', 'g')), 200))
-$$;
+$fn$;
 comment on function jq.error_fingerprint(text) is
     'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
-
--- A job's concurrency_key: null (no cap), or 1..255 characters, not blank.
-create or replace function jq._check_concurrency_key(p_key text, p_prefix text default '')
-returns void
-language plpgsql
-immutable
-as $$
-begin
-    if p_key is not null then
-        if btrim(p_key) = '' then
-            raise exception '%concurrency_key must not be empty', p_prefix
-                using errcode = '22023', hint = 'Pass null for no key.';
-        elsif char_length(p_key) > 255 then
-            raise exception '%concurrency_key is % characters long; the limit is 255', p_prefix, char_length(p_key)
-                using errcode = '22001';
-        end if;
-    end if;
 end
+$error_fingerprint$;
+
+-- Whether a taken idempotency key is free again: its window is over and its
+-- job has left jq.jobs. The rule jq._take_idempotency_keys applies.
+create or replace function jq._key_is_free(p_expires_at timestamptz, p_job_id uuid, p_now timestamptz)
+returns boolean
+language sql
+stable
+as $$
+    select p_expires_at <= p_now and not exists (select 1 from jq.jobs j where j.id = p_job_id)
 $$;
 
--- Argument checks shared by jq_enqueue and jq_enqueue_many. Each failure names
--- the argument (p_prefix lets enqueue_many say which element) and raises a
--- standard SQLSTATE: 22004 for a missing value, 22001 for a value too long,
--- 22023 for anything else out of range.
-create or replace function jq._check_job(
-    p_type text, p_payload jsonb, p_queue text, p_priority integer,
-    p_max_attempts integer, p_idempotency_key text, p_tenant text,
-    p_prefix text default '')
-returns void
-language plpgsql
-immutable
-as $$
-begin
-    if p_type is null then
-        raise exception '%type must not be null', p_prefix using errcode = '22004';
-    elsif btrim(p_type) = '' then
-        raise exception '%type must not be empty', p_prefix using errcode = '22023';
-    elsif char_length(p_type) > 128 then
-        raise exception '%type is % characters long; the limit is 128', p_prefix, char_length(p_type)
-            using errcode = '22001';
-    end if;
-    if p_payload is not null and jsonb_typeof(p_payload) <> 'object' then
-        raise exception '%payload must be a JSON object, not %', p_prefix, jsonb_typeof(p_payload)
-            using errcode = '22023', hint = 'Wrap the value in an object, e.g. {"value": ...}.';
-    end if;
-    if p_queue is null then
-        raise exception '%queue must not be null', p_prefix using errcode = '22004';
-    elsif char_length(p_queue) > 64 then
-        raise exception '%queue is % characters long; the limit is 64', p_prefix, char_length(p_queue)
-            using errcode = '22001';
-    elsif p_queue !~ '^[A-Za-z0-9_.:-]+$' then
-        raise exception '%queue % is not a valid queue name', p_prefix, quote_literal(p_queue)
-            using errcode = '22023', hint = 'Queue names use letters, digits and _ . : - only.';
-    end if;
-    if p_priority is null then
-        raise exception '%priority must not be null', p_prefix using errcode = '22004';
-    elsif p_priority not between -32768 and 32767 then
-        raise exception '%priority % is out of range', p_prefix, p_priority
-            using errcode = '22023', hint = 'Priority is a smallint: -32768 to 32767, higher runs first.';
-    end if;
-    if p_max_attempts is not null and p_max_attempts not between 1 and 1000 then
-        raise exception '%max_attempts % is out of range', p_prefix, p_max_attempts
-            using errcode = '22023', hint = 'max_attempts must be between 1 and 1000.';
-    end if;
-    if p_idempotency_key is not null then
-        if btrim(p_idempotency_key) = '' then
-            raise exception '%idempotency_key must not be empty', p_prefix
-                using errcode = '22023', hint = 'Pass null for no key.';
-        elsif char_length(p_idempotency_key) > 255 then
-            raise exception '%idempotency_key is % characters long; the limit is 255',
-                p_prefix, char_length(p_idempotency_key) using errcode = '22001';
-        end if;
-    end if;
-    if p_tenant is not null then
-        if btrim(p_tenant) = '' then
-            raise exception '%tenant must not be empty', p_prefix
-                using errcode = '22023', hint = 'Pass null for no tenant.';
-        elsif char_length(p_tenant) > 128 then
-            raise exception '%tenant is % characters long; the limit is 128', p_prefix, char_length(p_tenant)
-                using errcode = '22001';
-        end if;
-    end if;
-end
-$$;
-
--- Shared by the functions that take a worker name and job ids.
-create or replace function jq._check_worker(p_worker text)
-returns void
-language plpgsql
-immutable
-as $$
-begin
-    if p_worker is null then
-        raise exception 'worker must not be null' using errcode = '22004',
-            hint = 'Use a name unique to the worker process, e.g. host:pid:random.';
-    elsif btrim(p_worker) = '' then
-        raise exception 'worker must not be empty' using errcode = '22023',
-            hint = 'Use a name unique to the worker process, e.g. host:pid:random.';
-    elsif char_length(p_worker) > 255 then
-        raise exception 'worker is % characters long; the limit is 255', char_length(p_worker)
-            using errcode = '22001';
-    end if;
-end
-$$;
-
-create or replace function jq._check_lease(p_lease interval)
-returns void
-language plpgsql
-immutable
-as $$
-begin
-    if p_lease is null then
-        raise exception 'lease must not be null' using errcode = '22004';
-    elsif p_lease < interval '1 second' or p_lease > interval '7 days' then
-        raise exception 'lease % is out of range', p_lease using errcode = '22023',
-            hint = 'A lease lasts between 1 second and 7 days; heartbeat to extend it.';
-    end if;
-end
-$$;
-
--- Takes the idempotency key for a new job, or returns the job that holds it.
--- A key whose window is over and whose job has left jq.jobs is free again.
--- Two sessions racing on one key: the second waits on the primary key until
--- the first commits, then finds the first one's job.
-create or replace function jq._take_idempotency_key(
-    p_queue text, p_key text, p_job_id uuid, p_now timestamptz)
-returns uuid
+-- Takes the idempotency keys of new jobs, set-based: element i asks for key
+-- p_keys[i] in queue p_queues[i] for job p_job_ids[i]. Returns, in input
+-- order, the job that holds each element's key afterwards: the element's own
+-- id when it took the key (or has no key), another job's when the key was
+-- taken (by a live job, or within its window), the first element's when the
+-- batch repeats a key. Two sessions racing on one key: the second waits on
+-- the primary key until the first commits, then finds the first one's job.
+-- A key held by a live job is only read, never locked: the duplicate's
+-- transaction must not hold up the worker finishing the original.
+-- Called by jq_enqueue (one element), jq_enqueue_many and jq_schedules_fire.
+create or replace function jq._take_idempotency_keys(
+    p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamptz)
+returns uuid[]
 language plpgsql
 as $$
 declare
-    v_holder uuid;
+    v_expires_at timestamptz := p_now + (select s.idempotency_window from jq.settings s);
+    v_holders    uuid[];
 begin
+    if cardinality(p_job_ids) = 1 then
+        -- jq_enqueue's one key, the same steps without the arrays (a third of the cost).
+        if p_keys[1] is null then
+            return p_job_ids;
+        end if;
+        delete from jq.idempotency_keys k
+         where k.queue = p_queues[1] and k.idempotency_key = p_keys[1]
+           and jq._key_is_free(k.expires_at, k.job_id, p_now);
+        insert into jq.idempotency_keys (queue, idempotency_key, job_id, expires_at)
+        values (p_queues[1], p_keys[1], p_job_ids[1], v_expires_at)
+        on conflict do nothing;
+        if not found then
+            select array[k.job_id] into v_holders
+              from jq.idempotency_keys k where k.queue = p_queues[1] and k.idempotency_key = p_keys[1];
+            return v_holders;
+        end if;
+        return p_job_ids;
+    end if;
     delete from jq.idempotency_keys k
-     where k.queue = p_queue and k.idempotency_key = p_key and k.expires_at <= p_now
-       and not exists (select 1 from jq.jobs j where j.id = k.job_id);
+     using unnest(p_queues, p_keys) as i(queue, key)
+     where k.queue = i.queue and k.idempotency_key = i.key and jq._key_is_free(k.expires_at, k.job_id, p_now);
+    -- Key order, so two batches taking the same keys cannot deadlock.
     insert into jq.idempotency_keys (queue, idempotency_key, job_id, expires_at)
-    values (p_queue, p_key, p_job_id, p_now + (select idempotency_window from jq.settings))
+    select f.queue, f.key, f.id, v_expires_at
+      from (select distinct on (i.queue, i.key) i.queue, i.key, i.id
+              from unnest(p_queues, p_keys, p_job_ids) with ordinality as i(queue, key, id, ord)
+             where i.key is not null
+             order by i.queue, i.key, i.ord) f
+     order by f.queue, f.key
     on conflict do nothing;
-    if found then
-        return p_job_id;
-    end if;
-    select k.job_id into v_holder
-      from jq.idempotency_keys k
-     where k.queue = p_queue and k.idempotency_key = p_key;
-    return v_holder;
+    -- A new statement: it sees the keys other sessions committed while we
+    -- waited. One index probe per element (a join may be planned as a scan).
+    select array_agg(case when i.key is null then i.id
+                          else (select k.job_id from jq.idempotency_keys k
+                                 where k.queue = i.queue and k.idempotency_key = i.key) end
+                     order by i.ord) into v_holders
+      from unnest(p_queues, p_keys, p_job_ids) with ordinality as i(queue, key, id, ord);
+    return v_holders;
 end
 $$;
 
--- Moves jobs out of jq.jobs for good: to jq.job_history as succeeded or
--- cancelled, or to jq.dead_jobs. The caller has locked the rows and decided
--- the outcome. Restarts the idempotency window of their keys.
-create or replace function jq._retire(
-    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz)
-returns integer
+-- Moves jobs out of jq.jobs for good, the one path every finisher takes: to
+-- jq.job_history as succeeded or cancelled, or to jq.dead_jobs. Restarts the
+-- idempotency window of their keys. p_worker null: the caller has locked the
+-- rows and decided the outcome (jq_fail, jq_cancel, jq_release,
+-- jq._reap_expired); p_worker given: only jobs that worker still holds
+-- (jq_complete, which needs no lock of its own). Returns the ids moved.
+create or replace function jq._retire_jobs(
+    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz, p_worker text default null)
+returns setof uuid
 language plpgsql
 as $$
-declare
-    v_count integer;
 begin
     if p_outcome = 'dead' then
+        return query
         with gone as (
-            delete from jq.jobs where id = any(p_ids) returning *
+            delete from jq.jobs j
+             where j.id = any(p_ids) and (p_worker is null or (j.status = 'processing' and j.locked_by = p_worker))
+            returning *
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
@@ -246,10 +196,13 @@ begin
              where b.idempotency_key is not null
                and k.queue = b.queue and k.idempotency_key = b.idempotency_key and k.job_id = b.id
         )
-        select count(*) into v_count from buried;
+        select b.id from buried b;
     elsif p_outcome in ('succeeded', 'cancelled') then
+        return query
         with gone as (
-            delete from jq.jobs where id = any(p_ids) returning *
+            delete from jq.jobs j
+             where j.id = any(p_ids) and (p_worker is null or (j.status = 'processing' and j.locked_by = p_worker))
+            returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
                                         idempotency_key, last_error, run_at, created_at, finished_at)
@@ -264,15 +217,25 @@ begin
              where r.idempotency_key is not null
                and k.queue = r.queue and k.idempotency_key = r.idempotency_key and k.job_id = r.id
         )
-        select count(*) into v_count from recorded;
+        select r.id from recorded r;
     else
         raise exception 'unknown outcome %', p_outcome using errcode = '22023';
     end if;
-    return v_count;
 end
 $$;
 
--- Expired leases in one queue: a lease that ran out counts as a used attempt.
+-- jq._retire_jobs for callers that want only the count (jq_fail, jq_cancel,
+-- jq_release, jq._reap_expired, and jq_claim's dead-lettering).
+create or replace function jq._retire(
+    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz)
+returns integer
+language sql
+as $$
+    select count(*)::integer from jq._retire_jobs(p_ids, p_outcome, p_error, p_now)
+$$;
+
+-- Expired leases in one queue (jq_claim reaps its queue first, jq_maintain
+-- every queue): a lease that ran out counts as a used attempt.
 -- The worker's name is quoted in the error so that jq.error_fingerprint
 -- groups expiries from every worker together.
 -- The job goes back to pending, or to jq.dead_jobs when that was its last

@@ -71,9 +71,7 @@ as $$
 declare
     v_status text;
 begin
-    if p_job_id is null then
-        raise exception 'job_id must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_job_id, 'job_id');
     select j.status into v_status from jq.jobs j where j.id = p_job_id for update;
     if v_status = 'pending' then
         perform jq._retire(array[p_job_id], 'cancelled', null, jq._now());

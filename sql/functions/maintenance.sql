@@ -143,7 +143,9 @@ $$;
 comment on function jq.jq_maintain() is
     'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases, forget fair lanes idle for a day. -> jsonb summary.';
 
--- The installed release, from the migration ledger.
+-- The installed release, as the installer recorded it in jq.release (the
+-- number itself is set once, in bootstrap.sql). Clients and the installer's
+-- downgrade guard read it.
 create or replace function jq.jq_version()
 returns text
 language sql
@@ -151,9 +153,9 @@ stable
 security definer
 set search_path = jq, pg_catalog, pg_temp
 as $$
-    select m.release from jq.migrations m order by m.version desc limit 1
+    select r.release from jq.release r
 $$;
-comment on function jq.jq_version() is 'The installed jq schema release, e.g. 0.1.0.';
+comment on function jq.jq_version() is 'The installed jq release, e.g. 0.4.0.';
 
 -- Every install makes sure today's history partitions exist.
 do $partitions$ begin perform jq._make_history_partitions(now()); end $partitions$;

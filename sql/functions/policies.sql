@@ -23,27 +23,6 @@ as $$
        and p.tenant in (p_tenant, '*')
 $$;
 
-create or replace function jq._check_policy_queue(p_queue text, p_wildcard boolean)
-returns void
-language plpgsql
-immutable
-as $$
-begin
-    if p_queue is null then
-        raise exception 'queue must not be null' using errcode = '22004',
-            hint = case when p_wildcard then 'Pass ''*'' for every queue.' end;
-    elsif p_wildcard and p_queue = '*' then
-        return;
-    elsif char_length(p_queue) > 64 then
-        raise exception 'queue is % characters long; the limit is 64', char_length(p_queue)
-            using errcode = '22001';
-    elsif p_queue !~ '^[A-Za-z0-9_.:-]+$' then
-        raise exception 'queue % is not a valid queue name', quote_literal(p_queue)
-            using errcode = '22023', hint = 'Queue names use letters, digits and _ . : - only.';
-    end if;
-end
-$$;
-
 -- Sets (or changes) a tenant's weight and cap in a queue. queue '*' applies
 -- to every queue, tenant '*' to every tenant without a row of its own, tenant
 -- null to jobs without a tenant. A null weight or max_running leaves that
@@ -60,14 +39,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 as $$
 begin
-    perform jq._check_policy_queue(p_queue, true);
-    if p_tenant is not null and btrim(p_tenant) = '' then
-        raise exception 'tenant must not be empty' using errcode = '22023',
-            hint = 'Pass null for jobs without a tenant, ''*'' for every tenant.';
-    elsif char_length(p_tenant) > 128 then
-        raise exception 'tenant is % characters long; the limit is 128', char_length(p_tenant)
-            using errcode = '22001';
-    end if;
+    perform jq._check_queue(p_queue, p_wildcard => true);
+    perform jq._check_text(p_tenant, 'tenant', 128, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
     if p_weight is null and p_max_running is null then
         raise exception 'weight and max_running must not both be null' using errcode = '22004',
             hint = 'To drop a policy, call jq_tenant_policy_delete.';
@@ -89,6 +62,8 @@ $$;
 comment on function jq.jq_tenant_policy_set(text, text, integer, integer) is
     'Set a tenant''s weight (shares, 1..1000) and max_running (cap on running jobs, 0 pauses) in a queue: (queue or *, tenant or * or null for no tenant, weight, max_running) -> the row.';
 
+-- Drops a tenant's policy row (admins, pyjq.tenant_policy_delete); the tenant
+-- falls back to a less specific row, or weight 1 and no cap.
 create or replace function jq.jq_tenant_policy_delete(p_queue text, p_tenant text)
 returns boolean
 language plpgsql
@@ -99,11 +74,9 @@ as $$
 declare
     v_found boolean;
 begin
-    perform jq._check_policy_queue(p_queue, true);
-    if p_tenant is not null and btrim(p_tenant) = '' then
-        raise exception 'tenant must not be empty' using errcode = '22023',
-            hint = 'Pass null for jobs without a tenant, ''*'' for every tenant.';
-    end if;
+    perform jq._check_queue(p_queue, p_wildcard => true);
+    -- No length limit here: a tenant too long for a policy simply has none.
+    perform jq._check_text(p_tenant, 'tenant', null, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
     delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
     get diagnostics v_found = row_count;
     return v_found;
@@ -112,6 +85,7 @@ $$;
 comment on function jq.jq_tenant_policy_delete(text, text) is
     'Drop the policy row of (queue or *, tenant or * or null for no tenant); true when one existed. The tenant falls back to weight 1 and no cap (or a less specific row).';
 
+-- Every policy row, for admins and dashboards (pyjq.tenant_policies).
 create or replace function jq.jq_tenant_policies()
 returns table (queue text, tenant text, weight integer, max_running integer, updated_at timestamptz)
 language sql
@@ -135,16 +109,9 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 as $$
 begin
-    if p_type is null then
-        raise exception 'type must not be null' using errcode = '22004';
-    elsif btrim(p_type) = '' then
-        raise exception 'type must not be empty' using errcode = '22023';
-    elsif char_length(p_type) > 128 then
-        raise exception 'type is % characters long; the limit is 128', char_length(p_type) using errcode = '22001';
-    elsif p_max_running is null then
-        raise exception 'max_running must not be null' using errcode = '22004',
-            hint = 'To go back to the default of 1, call jq_key_limit_delete.';
-    elsif p_max_running not between 1 and 1000000 then
+    perform jq._check_text(p_type, 'type', 128);
+    perform jq._check_not_null(p_max_running, 'max_running', 'To go back to the default of 1, call jq_key_limit_delete.');
+    if p_max_running not between 1 and 1000000 then
         raise exception 'max_running % is out of range', p_max_running using errcode = '22023',
             hint = 'max_running is between 1 and 1000000.';
     end if;
@@ -159,6 +126,7 @@ $$;
 comment on function jq.jq_key_limit_set(text, integer) is
     'Let up to max_running jobs of a type that share one concurrency_key run at once (default 1): (type, max_running) -> the row.';
 
+-- Drops a type's key limit (admins): back to one running job per key.
 create or replace function jq.jq_key_limit_delete(p_type text)
 returns boolean
 language plpgsql
@@ -169,9 +137,7 @@ as $$
 declare
     v_found boolean;
 begin
-    if p_type is null then
-        raise exception 'type must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_type, 'type');
     delete from jq.key_limits k where k.type = p_type;
     get diagnostics v_found = row_count;
     return v_found;
@@ -189,11 +155,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 as $$
 begin
-    perform jq._check_policy_queue(p_queue, false);
-    if p_fair is null then
-        raise exception 'fair must not be null' using errcode = '22004',
-            hint = 'true: tenants take turns (default); false: plain FIFO by priority then run_at.';
-    end if;
+    perform jq._check_queue(p_queue);
+    perform jq._check_not_null(p_fair, 'fair', 'true: tenants take turns (default); false: plain FIFO by priority then run_at.');
     insert into jq.queue_settings as s (queue, fair, updated_at) values (p_queue, p_fair, now())
     on conflict on constraint queue_settings_pkey do update
        set fair = excluded.fair, updated_at = excluded.updated_at;

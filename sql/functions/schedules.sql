@@ -132,9 +132,9 @@ declare
     v_expr   text;
     v_last   integer;
 begin
-    if p_cron is null then
-        raise exception 'cron must not be null' using errcode = '22004';
-    elsif char_length(p_cron) > 255 then
+    -- Not jq._check_text: a blank cron is reported as a cron of 0 fields.
+    perform jq._check_not_null(p_cron, 'cron');
+    if char_length(p_cron) > 255 then
         raise exception 'cron is % characters long; the limit is 255', char_length(p_cron) using errcode = '22001';
     end if;
     v_expr := case lower(btrim(p_cron))
@@ -204,9 +204,7 @@ language plpgsql
 volatile
 as $$
 begin
-    if p_timezone is null then
-        raise exception 'timezone must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_timezone, 'timezone');
     if exists (select 1 from jq.timezone_names t where t.name = p_timezone) then
         return;
     end if;
@@ -220,19 +218,14 @@ begin
 end
 $$;
 
+-- A schedule name argument (every jq_schedule_* function): 1..128 characters.
 create or replace function jq._check_schedule_name(p_name text)
 returns void
 language plpgsql
 immutable
 as $$
 begin
-    if p_name is null then
-        raise exception 'name must not be null' using errcode = '22004';
-    elsif btrim(p_name) = '' then
-        raise exception 'name must not be empty' using errcode = '22023';
-    elsif char_length(p_name) > 128 then
-        raise exception 'name is % characters long; the limit is 128', char_length(p_name) using errcode = '22001';
-    end if;
+    perform jq._check_text(p_name, 'name', 128);
 end
 $$;
 
@@ -300,15 +293,13 @@ begin
     perform jq._cron_check(p_cron);
     perform jq._check_timezone(p_timezone);
     perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, null, null);
-    if p_jitter_seconds is null then
-        raise exception 'jitter_seconds must not be null' using errcode = '22004', hint = 'Pass 0 for no jitter.';
-    elsif p_jitter_seconds not between 0 and 86400 then
+    perform jq._check_not_null(p_jitter_seconds, 'jitter_seconds', 'Pass 0 for no jitter.');
+    if p_jitter_seconds not between 0 and 86400 then
         raise exception 'jitter_seconds % is out of range', p_jitter_seconds
             using errcode = '22023', hint = 'jitter_seconds must be between 0 and 86400 (one day).';
     end if;
-    if p_missed is null then
-        raise exception 'missed must not be null' using errcode = '22004';
-    elsif p_missed not in ('latest', 'all', 'none') then
+    perform jq._check_not_null(p_missed, 'missed');
+    if p_missed not in ('latest', 'all', 'none') then
         raise exception 'missed % is not latest, all or none', quote_literal(p_missed)
             using errcode = '22023',
                   hint = 'What to fire for slots no scheduler fired in time: latest (the most recent one), all, none.';
@@ -514,9 +505,19 @@ set plan_cache_mode = force_custom_plan
 as $$
 declare
     v_now     timestamptz := jq._now();
-    v_window  interval := (select s.idempotency_window from jq.settings s);
     v_default integer := (select s.default_max_attempts from jq.settings s);
     v_bad     record;
+    v_advanced     integer;
+    v_enqueued     integer;
+    v_ids          uuid[];
+    v_holders      uuid[];
+    v_queues       text[];
+    v_types        text[];
+    v_payloads     jsonb[];
+    v_priorities   smallint[];
+    v_max_attempts integer[];
+    v_keys         text[];
+    v_run_ats      timestamptz[];
 begin
     if p_names is null or p_due_at is null or p_slots is null or p_next_run_at is null then
         raise exception 'names, due_at, slots and next_run_at must not be null' using errcode = '22004';
@@ -556,7 +557,8 @@ begin
             using errcode = '22023', hint = 'Repeat the same due_at and next_run_at for every slot of a schedule.';
     end if;
 
-    return query
+    -- Advance the schedules still due as the tick read them, and list a job
+    -- per slot of those.
     with input as (
         select i.name, i.due_at, i.slot, i.next_run_at
           from unnest(p_names, p_due_at, p_slots, p_next_run_at) as i(name, due_at, slot, next_run_at)
@@ -571,32 +573,31 @@ begin
           from per_schedule p
          where s.name = p.name and s.enabled and s.next_run_at is not distinct from p.due_at
         returning s.name, s.queue, s.type, s.payload, s.priority, s.max_attempts, s.jitter_seconds
-    ), fired as materialized (
-        select gen_random_uuid() as id, a.name, a.queue, a.type, a.payload, a.priority,
+    ), fired as (
+        select gen_random_uuid() as id, a.queue, a.type, a.payload, a.priority,
                coalesce(a.max_attempts, v_default) as max_attempts,
                jq._schedule_key(a.name, i.slot) as idempotency_key,
                i.slot + jq._schedule_offset(a.name, i.slot, a.jitter_seconds) as run_at
           from advanced a
           join (select distinct i.name, i.slot from input i where i.slot is not null) i on i.name = a.name
-    ), taken as (
-        -- As jq._take_idempotency_key, for the whole batch: a key is taken
-        -- unless it is held by a job, or was within its window.
-        insert into jq.idempotency_keys as k (queue, idempotency_key, job_id, expires_at)
-        select f.queue, f.idempotency_key, f.id, v_now + v_window from fired f
-        on conflict (queue, idempotency_key) do update
-           set job_id = excluded.job_id, expires_at = excluded.expires_at
-         where k.expires_at <= v_now and not exists (select 1 from jq.jobs j where j.id = k.job_id)
-        returning k.job_id
-    ), inserted as (
-        insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts, idempotency_key,
-                             deferred, created_at)
-        select f.id, f.queue, f.type, f.payload, f.priority, f.run_at, f.max_attempts, f.idempotency_key,
-               f.run_at > v_now, v_now
-          from fired f
-          join taken t on t.job_id = f.id
-        returning 1
     )
-    select (select count(*)::integer from advanced), (select count(*)::integer from inserted);
+    select (select count(*)::integer from advanced),
+           array_agg(f.id), array_agg(f.queue), array_agg(f.type), array_agg(f.payload), array_agg(f.priority),
+           array_agg(f.max_attempts), array_agg(f.idempotency_key), array_agg(f.run_at)
+      into v_advanced, v_ids, v_queues, v_types, v_payloads, v_priorities, v_max_attempts, v_keys, v_run_ats
+      from fired f;
+
+    -- A slot fired before (its key taken within the window) is not enqueued again.
+    v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts, idempotency_key,
+                         deferred, created_at)
+    select f.id, f.queue, f.type, f.payload, f.priority, f.run_at, f.max_attempts, f.idempotency_key,
+           f.run_at > v_now, v_now
+      from unnest(v_ids, v_holders, v_queues, v_types, v_payloads, v_priorities, v_max_attempts, v_keys, v_run_ats)
+           as f(id, holder, queue, type, payload, priority, max_attempts, idempotency_key, run_at)
+     where f.id = f.holder;
+    get diagnostics v_enqueued = row_count;
+    return query select v_advanced, v_enqueued;
 end
 $$;
 comment on function jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]) is

@@ -11,6 +11,10 @@
 --   jq.queue_waiters     idle workers per queue, so NOTIFY is sent only when
 --                        it can wake someone
 --
+-- The *_queue_format constraints call jq._is_queue_name (functions/checks.sql),
+-- the one home of the queue-name rule; releases before 0.4.0 wrote the rule
+-- inline here, and migration 4 gives their databases the same definition.
+--
 -- A job flows: jq_enqueue inserts into jq.jobs -> jq_claim leases it ->
 -- jq_complete deletes it and appends to jq.job_history, or jq_fail puts it
 -- back with a later run_at, or moves it to jq.dead_jobs.
@@ -53,7 +57,7 @@ create table jq.jobs (
     created_at       timestamptz not null,
     cancel_requested boolean not null default false,
     constraint jobs_type_length check (char_length(type) between 1 and 128),
-    constraint jobs_queue_format check (queue ~ '^[A-Za-z0-9_.:-]{1,64}$'),
+    constraint jobs_queue_format check (jq._is_queue_name(queue)),
     constraint jobs_idempotency_key_length check (char_length(idempotency_key) between 1 and 255),
     constraint jobs_tenant_length check (char_length(tenant) between 1 and 128),
     constraint jobs_payload_object check (jsonb_typeof(payload) = 'object'),
@@ -105,7 +109,7 @@ create table jq.dead_jobs (
     created_at        timestamptz not null,
     failed_at         timestamptz not null,
     constraint dead_jobs_type_length check (char_length(type) between 1 and 128),
-    constraint dead_jobs_queue_format check (queue ~ '^[A-Za-z0-9_.:-]{1,64}$'),
+    constraint dead_jobs_queue_format check (jq._is_queue_name(queue)),
     constraint dead_jobs_idempotency_key_length check (char_length(idempotency_key) between 1 and 255),
     constraint dead_jobs_tenant_length check (char_length(tenant) between 1 and 128),
     constraint dead_jobs_payload_object check (jsonb_typeof(payload) = 'object'),
@@ -163,7 +167,7 @@ create table jq.schedules (
     updated_at     timestamptz not null default now(),
     constraint schedules_name_length check (char_length(name) between 1 and 128),
     constraint schedules_type_length check (char_length(type) between 1 and 128),
-    constraint schedules_queue_format check (queue ~ '^[A-Za-z0-9_.:-]{1,64}$'),
+    constraint schedules_queue_format check (jq._is_queue_name(queue)),
     constraint schedules_payload_object check (jsonb_typeof(payload) = 'object'),
     constraint schedules_max_attempts_range check (max_attempts between 1 and 1000),
     constraint schedules_jitter_range check (jitter_seconds between 0 and 86400),

@@ -65,7 +65,7 @@ create table jq.tenant_policies (
     max_running integer,
     updated_at  timestamptz not null default now(),
     primary key (queue, tenant),
-    constraint tenant_policies_queue_format check (queue = '*' or queue ~ '^[A-Za-z0-9_.:-]{1,64}$'),
+    constraint tenant_policies_queue_format check (queue = '*' or jq._is_queue_name(queue)),
     constraint tenant_policies_tenant_length check (char_length(tenant) <= 128),
     constraint tenant_policies_weight_range check (weight between 1 and 1000),
     constraint tenant_policies_max_running_range check (max_running between 0 and 1000000),
@@ -102,7 +102,7 @@ create table jq.queue_settings (
     queue      text primary key,
     fair       boolean not null default true,
     updated_at timestamptz not null default now(),
-    constraint queue_settings_queue_format check (queue ~ '^[A-Za-z0-9_.:-]{1,64}$')
+    constraint queue_settings_queue_format check (jq._is_queue_name(queue))
 );
 comment on table jq.queue_settings is
     'Per queue: fair (tenants take turns, the default) or plain FIFO claiming. Written by jq_queue_set_fair.';

@@ -4,20 +4,12 @@
 begin;
 select plan(4);
 
--- A job of p_type that failed once with p_error on its only attempt.
-create function pg_temp.bury(p_type text, p_error text) returns uuid language plpgsql as $$
-declare v_id uuid := jq_test.enqueue_and_claim('w1', p_type, 'dead_q', 1);
-begin
-    perform jq.jq_fail(v_id, 'w1', p_error);
-    return v_id;
-end $$;
-
 select jq_test.set_now('2030-01-15 08:00Z') as t0 \gset
-select pg_temp.bury('invoice.send', 'HTTP 503 from upstream') \gset
+select jq_test.bury('invoice.send', 'HTTP 503 from upstream') \gset
 select jq_test.advance('1 minute') as t1 \gset
-select pg_temp.bury('invoice.send', 'Timeout after 30s for inv_1') \gset
+select jq_test.bury('invoice.send', 'Timeout after 30s for inv_1') \gset
 select jq_test.advance('1 minute') as t2 \gset
-select pg_temp.bury('invoice.send', 'Timeout after 30s for inv_2') \gset
+select jq_test.bury('invoice.send', 'Timeout after 30s for inv_2') \gset
 
 select results_eq(
     'select type, error, count, first_failed_at, last_failed_at from jq.jq_dead_groups()',

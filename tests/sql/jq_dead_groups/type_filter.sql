@@ -2,17 +2,10 @@
 begin;
 select plan(3);
 
-create function pg_temp.bury(p_type text, p_error text) returns uuid language plpgsql as $$
-declare v_id uuid := jq_test.enqueue_and_claim('w1', p_type, 'dead_q', 1);
-begin
-    perform jq.jq_fail(v_id, 'w1', p_error);
-    return v_id;
-end $$;
-
 select jq_test.set_now('2030-01-15 08:00Z') as t0 \gset
-select pg_temp.bury('invoice.send', 'Timeout after 30s for inv_1') \gset
-select pg_temp.bury('email.send', 'SMTP 550 mailbox unavailable') \gset
-select pg_temp.bury('email.send', 'SMTP 421 try again later') \gset
+select jq_test.bury('invoice.send', 'Timeout after 30s for inv_1') \gset
+select jq_test.bury('email.send', 'SMTP 550 mailbox unavailable') \gset
+select jq_test.bury('email.send', 'SMTP 421 try again later') \gset
 
 select results_eq(
     $$select type, error, count from jq.jq_dead_groups(p_type => 'email.send') order by error$$,

@@ -8,10 +8,6 @@ select plan(6);
 select pg_advisory_xact_lock(hashtext('jq.maintain')) \gset
 
 select (now() at time zone 'UTC')::date + 400 as d0 \gset
-create function pg_temp.part(p_day date) returns regclass language sql as $$
-    select to_regclass('jq.job_history_p' || to_char(p_day, 'YYYYMMDD'))
-$$;
-
 select jq_test.set_now((:'d0'::date + time '12:00') at time zone 'UTC') \gset
 select jq.jq_maintain() \gset
 
@@ -19,14 +15,14 @@ select jq.jq_maintain() \gset
 select jq_test.set_now((:'d0'::date + 31)::timestamp at time zone 'UTC' - interval '1 microsecond') \gset
 select jq.jq_maintain() as r1 \gset
 select is((:'r1'::jsonb ->> 'partitions_dropped')::int, 0, 'a moment before d0 is 30 days past, nothing is dropped');
-select isnt(pg_temp.part(:'d0'), null, 'd0''s partition is still there');
+select isnt(jq_test.history_partition(:'d0'), null, 'd0''s partition is still there');
 
 select jq_test.set_now((:'d0'::date + 31)::timestamp at time zone 'UTC') \gset
 select jq.jq_maintain() as r2 \gset
 select is((:'r2'::jsonb ->> 'partitions_dropped')::int, 1, 'once d0 ended 30 days ago, one partition is dropped');
-select is(pg_temp.part(:'d0'), null, 'it is d0''s');
-select isnt(pg_temp.part(:'d0'::date + 1), null, 'the next day''s partition is kept');
-select isnt(pg_temp.part(:'d0'::date + 31), null, 'and today''s exists');
+select is(jq_test.history_partition(:'d0'), null, 'it is d0''s');
+select isnt(jq_test.history_partition(:'d0'::date + 1), null, 'the next day''s partition is kept');
+select isnt(jq_test.history_partition(:'d0'::date + 31), null, 'and today''s exists');
 
 select * from finish();
 rollback;

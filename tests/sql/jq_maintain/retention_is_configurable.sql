@@ -7,10 +7,6 @@ select plan(4);
 select pg_advisory_xact_lock(hashtext('jq.maintain')) \gset
 
 select (now() at time zone 'UTC')::date + 400 as d0 \gset
-create function pg_temp.part(p_day date) returns regclass language sql as $$
-    select to_regclass('jq.job_history_p' || to_char(p_day, 'YYYYMMDD'))
-$$;
-
 select jq_test.set_now((:'d0'::date + time '12:00') at time zone 'UTC') \gset
 select jq.jq_maintain() \gset
 
@@ -21,8 +17,8 @@ select is((:'r1'::jsonb ->> 'partitions_dropped')::int, 0, 'with the default 30 
 update jq.settings set history_retention = '7 days';
 select jq.jq_maintain() as r2 \gset
 select is((:'r2'::jsonb ->> 'partitions_dropped')::int, 1, 'with 7 days it is dropped');
-select is(pg_temp.part(:'d0'), null, 'd0''s partition is gone');
-select isnt(pg_temp.part(:'d0'::date + 1), null, 'the day after, less than 7 days past, is kept');
+select is(jq_test.history_partition(:'d0'), null, 'd0''s partition is gone');
+select isnt(jq_test.history_partition(:'d0'::date + 1), null, 'the day after, less than 7 days past, is kept');
 
 select * from finish();
 rollback;

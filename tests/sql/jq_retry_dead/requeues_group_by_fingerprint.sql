@@ -4,19 +4,9 @@
 begin;
 select plan(8);
 
--- A job of p_type that failed with p_error on its only attempt.
-create function pg_temp.bury(p_type text, p_error text) returns uuid language plpgsql as $$
-declare v_id uuid;
-begin
-    select job_id into v_id from jq.jq_enqueue(p_type, jsonb_build_object('error', p_error), 'billing', 7, null, 1);
-    perform jq.jq_claim('billing', 'w1', 1, '5 minutes', array[p_type]);
-    perform jq.jq_fail(v_id, 'w1', p_error);
-    return v_id;
-end $$;
-
 select jq_test.set_now('2030-01-15 08:00Z') as t0 \gset
 create temp table buried as
-select pg_temp.bury(type, error) as id, type, error
+select jq_test.bury(type, error, 'billing', jsonb_build_object('error', error), 7) as id, type, error
   from (values ('invoice.send', 'Timeout after 30s for inv_1'),
                ('invoice.send', 'Timeout after 30s for inv_2'),
                ('invoice.send', 'Timeout after 30s for inv_3'),

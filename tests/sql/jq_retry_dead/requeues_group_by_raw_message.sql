@@ -3,16 +3,9 @@
 begin;
 select plan(3);
 
-create function pg_temp.bury(p_type text, p_error text) returns uuid language plpgsql as $$
-declare v_id uuid := jq_test.enqueue_and_claim('w1', p_type, 'dead_q', 1);
-begin
-    perform jq.jq_fail(v_id, 'w1', p_error);
-    return v_id;
-end $$;
-
 select jq_test.set_now('2030-01-15 08:00Z') \gset
-select count(pg_temp.bury('invoice.send', 'Timeout after 30s for inv_' || i)) from generate_series(1, 4) i \gset
-select pg_temp.bury('invoice.send', 'HTTP 503 from upstream') \gset
+select count(jq_test.bury('invoice.send', 'Timeout after 30s for inv_' || i)) from generate_series(1, 4) i \gset
+select jq_test.bury('invoice.send', 'HTTP 503 from upstream') \gset
 
 select is(jq.jq_retry_dead('invoice.send', 'Timeout after 30s for inv_999'), 4,
           'a message of the group that no job had requeues the whole group');

@@ -4,15 +4,8 @@
 begin;
 select plan(3);
 
-create function pg_temp.bury(p_type text, p_error text) returns uuid language plpgsql as $$
-declare v_id uuid := jq_test.enqueue_and_claim('w1', p_type, 'dead_q', 1);
-begin
-    perform jq.jq_fail(v_id, 'w1', p_error);
-    return v_id;
-end $$;
-
 select jq_test.set_now('2030-01-15 08:00Z') \gset
-select count(pg_temp.bury('import.rows', 'Payload rejected: ' || repeat('x', 181) || ' and then some more text about row ' || i))
+select count(jq_test.bury('import.rows', 'Payload rejected: ' || repeat('x', 181) || ' and then some more text about row ' || i))
   from generate_series(1001, 1003) i \gset
 
 select is((select count from jq.jq_dead_groups()), 3::bigint, 'the three long errors form one group');

@@ -3,18 +3,11 @@
 begin;
 select plan(4);
 
-create function pg_temp.bury(p_type text, p_error text) returns uuid language plpgsql as $$
-declare v_id uuid := jq_test.enqueue_and_claim('w1', p_type, 'dead_q', 1);
-begin
-    perform jq.jq_fail(v_id, 'w1', p_error);
-    return v_id;
-end $$;
-
 select jq_test.set_now('2030-01-15 08:00Z') \gset
-select pg_temp.bury('invoice.send', 'Timeout after 30s for inv_1') \gset
-select pg_temp.bury('email.send', 'Timeout after 30s for msg_1') \gset
-select pg_temp.bury('email.send', 'SMTP 550 mailbox unavailable') \gset
-select pg_temp.bury('sms.send', 'Timeout after 30s for sms_1') \gset
+select jq_test.bury('invoice.send', 'Timeout after 30s for inv_1') \gset
+select jq_test.bury('email.send', 'Timeout after 30s for msg_1') \gset
+select jq_test.bury('email.send', 'SMTP 550 mailbox unavailable') \gset
+select jq_test.bury('sms.send', 'Timeout after 30s for sms_1') \gset
 
 select is(jq.jq_retry_dead('email.send'), 2, 'a type with no error requeues all its groups');
 select is((select count(*)::int from jq.dead_jobs where type = 'email.send'), 0, 'no email.send job is still dead');

@@ -1,24 +1,24 @@
--- jq_version() is the release of the newest migration in the ledger; this
--- installer applies migrations 1 (0.1.0), 2 (0.2.0) and 3 (0.3.0).
+-- jq_version() is the release the installer recorded in jq.release (its
+-- number is written once, in sql/bootstrap.sql); the ledger lists the
+-- migrations 1 (0.1.0) to 4 (0.4.0) this installer applies.
 begin;
-select plan(7);
+select plan(8);
 
-select is(jq.jq_version(), '0.3.0', 'jq_version returns 0.3.0');
-select is(jq.jq_version(), (select release from jq.migrations order by version desc limit 1),
-          'it is the release of the newest migration in jq.migrations');
+select is(jq.jq_version(), '0.4.0', 'jq_version returns 0.4.0');
+select is(jq.jq_version(), (select release from jq.release), 'it is the release recorded in jq.release');
+select is((select count(*)::int from jq.release), 1, 'jq.release holds one row');
+select cmp_ok((select installed_at from jq.release), '<=', now(), 'jq.release records when the release was installed');
 select results_eq('select version, release, name from jq.migrations order by version',
-                  $$values (1, '0.1.0'::text, 'initial'::text), (2, '0.2.0', 'schedules'), (3, '0.3.0', 'fairness')$$,
-                  'the ledger holds migrations 1 (0.1.0), 2 (0.2.0) and 3 (0.3.0)');
-select cmp_ok((select applied_at from jq.migrations where version = 1), '<=', now(),
-              'migration 1 records when it was applied');
-select cmp_ok((select applied_at from jq.migrations where version = 2), '<=', now(),
-              'migration 2 records when it was applied');
-select cmp_ok((select applied_at from jq.migrations where version = 3), '<=', now(),
-              'migration 3 records when it was applied');
+                  $$values (1, '0.1.0'::text, 'initial'::text), (2, '0.2.0', 'schedules'), (3, '0.3.0', 'fairness'),
+                           (4, '0.4.0', 'structure')$$,
+                  'the ledger holds migrations 1 (0.1.0) to 4 (0.4.0)');
+select is_empty('select 1 from jq.migrations where applied_at > now()', 'every migration records when it was applied');
 
--- A newer migration recorded in the ledger becomes the reported version.
-insert into jq.migrations (version, release, name) values (4, '0.4.0', 'pretend');
-select is(jq.jq_version(), '0.4.0', 'the newest migration wins');
+-- A release that changes only functions adds no migration, yet reports its own number.
+update jq.release set release = '0.4.1';
+select is(jq.jq_version(), '0.4.1', 'the recorded release wins, not the newest migration');
+insert into jq.migrations (version, release, name) values (5, '0.5.0', 'pretend');
+select is(jq.jq_version(), '0.4.1', 'a migration row alone does not change the reported release');
 
 select * from finish();
 rollback;

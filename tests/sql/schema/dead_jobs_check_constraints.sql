@@ -2,18 +2,6 @@
 begin;
 select plan(9);
 
-create function pg_temp.violation(p_sql text) returns text language plpgsql as $$
-declare
-    v_state text;
-    v_constraint text;
-begin
-    execute p_sql;
-    return 'no error';
-exception when others then
-    get stacked diagnostics v_state = returned_sqlstate, v_constraint = constraint_name;
-    return v_state || ' ' || coalesce(v_constraint, '');
-end $$;
-
 create function pg_temp.dead(p_column text, p_value text) returns text language sql as $$
     select format('insert into jq.dead_jobs (%s) values (%s)', string_agg(c, ', '), string_agg(v, ', '))
       from (select c, case when c = p_column then p_value else v end as v
@@ -30,17 +18,17 @@ select set_eq(
              ('dead_jobs_tenant_length'), ('dead_jobs_payload_object'), ('dead_jobs_max_attempts_range'),
              ('dead_jobs_concurrency_key_length')$$,
     'jq.dead_jobs has exactly these named CHECK constraints');
-select is(pg_temp.violation(pg_temp.dead('type', '''''')), '23514 dead_jobs_type_length', 'an empty type');
-select is(pg_temp.violation(pg_temp.dead('queue', '''bad queue''')), '23514 dead_jobs_queue_format', 'a bad queue');
-select is(pg_temp.violation(pg_temp.dead('idempotency_key', quote_literal(repeat('k', 256)))),
+select is(jq_test.violation(pg_temp.dead('type', '''''')), '23514 dead_jobs_type_length', 'an empty type');
+select is(jq_test.violation(pg_temp.dead('queue', '''bad queue''')), '23514 dead_jobs_queue_format', 'a bad queue');
+select is(jq_test.violation(pg_temp.dead('idempotency_key', quote_literal(repeat('k', 256)))),
           '23514 dead_jobs_idempotency_key_length', 'a long idempotency key');
-select is(pg_temp.violation(pg_temp.dead('tenant', '''''')), '23514 dead_jobs_tenant_length', 'an empty tenant');
-select is(pg_temp.violation(pg_temp.dead('concurrency_key', '''''')), '23514 dead_jobs_concurrency_key_length',
+select is(jq_test.violation(pg_temp.dead('tenant', '''''')), '23514 dead_jobs_tenant_length', 'an empty tenant');
+select is(jq_test.violation(pg_temp.dead('concurrency_key', '''''')), '23514 dead_jobs_concurrency_key_length',
           'an empty concurrency key');
-select is(pg_temp.violation(pg_temp.dead('concurrency_key', quote_literal(repeat('c', 256)))),
+select is(jq_test.violation(pg_temp.dead('concurrency_key', quote_literal(repeat('c', 256)))),
           '23514 dead_jobs_concurrency_key_length', 'a long concurrency key');
-select is(pg_temp.violation(pg_temp.dead('payload', '''[]''')), '23514 dead_jobs_payload_object', 'an array payload');
-select is(pg_temp.violation(pg_temp.dead('max_attempts', '0')), '23514 dead_jobs_max_attempts_range', 'max_attempts 0');
+select is(jq_test.violation(pg_temp.dead('payload', '''[]''')), '23514 dead_jobs_payload_object', 'an array payload');
+select is(jq_test.violation(pg_temp.dead('max_attempts', '0')), '23514 dead_jobs_max_attempts_range', 'max_attempts 0');
 
 select * from finish();
 rollback;

@@ -3,19 +3,6 @@
 begin;
 select plan(27);
 
--- The SQLSTATE and constraint name a statement fails with.
-create function pg_temp.violation(p_sql text) returns text language plpgsql as $$
-declare
-    v_state text;
-    v_constraint text;
-begin
-    execute p_sql;
-    return 'no error';
-exception when others then
-    get stacked diagnostics v_state = returned_sqlstate, v_constraint = constraint_name;
-    return v_state || ' ' || coalesce(v_constraint, '');
-end $$;
-
 -- A valid row with one column overridden (p_column => p_value, SQL text).
 create function pg_temp.job(p_column text, p_value text) returns text language sql as $$
     select format('insert into jq.jobs (%s) values (%s)', string_agg(c, ', '), string_agg(v, ', '))
@@ -39,40 +26,40 @@ select lives_ok(pg_temp.job('id', 'gen_random_uuid()'), 'the base row is valid')
 select lives_ok(pg_temp.job('type', quote_literal(repeat('t', 128))), 'a type of 128 characters is allowed');
 select lives_ok(pg_temp.job('queue', quote_literal('Ab0_.:-' || repeat('q', 57))), 'a queue of 64 allowed characters is allowed');
 
-select is(pg_temp.violation(pg_temp.job('type', '''''')), '23514 jobs_type_length', 'an empty type');
-select is(pg_temp.violation(pg_temp.job('type', quote_literal(repeat('t', 129)))), '23514 jobs_type_length',
+select is(jq_test.violation(pg_temp.job('type', '''''')), '23514 jobs_type_length', 'an empty type');
+select is(jq_test.violation(pg_temp.job('type', quote_literal(repeat('t', 129)))), '23514 jobs_type_length',
           'a type of 129 characters');
-select is(pg_temp.violation(pg_temp.job('queue', '''''')), '23514 jobs_queue_format', 'an empty queue');
-select is(pg_temp.violation(pg_temp.job('queue', quote_literal(repeat('q', 65)))), '23514 jobs_queue_format',
+select is(jq_test.violation(pg_temp.job('queue', '''''')), '23514 jobs_queue_format', 'an empty queue');
+select is(jq_test.violation(pg_temp.job('queue', quote_literal(repeat('q', 65)))), '23514 jobs_queue_format',
           'a queue of 65 characters');
-select is(pg_temp.violation(pg_temp.job('queue', '''bad queue''')), '23514 jobs_queue_format', 'a queue with a space');
-select is(pg_temp.violation(pg_temp.job('idempotency_key', '''''')), '23514 jobs_idempotency_key_length',
+select is(jq_test.violation(pg_temp.job('queue', '''bad queue''')), '23514 jobs_queue_format', 'a queue with a space');
+select is(jq_test.violation(pg_temp.job('idempotency_key', '''''')), '23514 jobs_idempotency_key_length',
           'an empty idempotency key');
-select is(pg_temp.violation(pg_temp.job('idempotency_key', quote_literal(repeat('k', 256)))),
+select is(jq_test.violation(pg_temp.job('idempotency_key', quote_literal(repeat('k', 256)))),
           '23514 jobs_idempotency_key_length', 'an idempotency key of 256 characters');
-select is(pg_temp.violation(pg_temp.job('tenant', '''''')), '23514 jobs_tenant_length', 'an empty tenant');
-select is(pg_temp.violation(pg_temp.job('tenant', quote_literal(repeat('x', 129)))), '23514 jobs_tenant_length',
+select is(jq_test.violation(pg_temp.job('tenant', '''''')), '23514 jobs_tenant_length', 'an empty tenant');
+select is(jq_test.violation(pg_temp.job('tenant', quote_literal(repeat('x', 129)))), '23514 jobs_tenant_length',
           'a tenant of 129 characters');
-select is(pg_temp.violation(pg_temp.job('concurrency_key', '''''')), '23514 jobs_concurrency_key_length',
+select is(jq_test.violation(pg_temp.job('concurrency_key', '''''')), '23514 jobs_concurrency_key_length',
           'an empty concurrency key');
-select is(pg_temp.violation(pg_temp.job('concurrency_key', quote_literal(repeat('c', 256)))),
+select is(jq_test.violation(pg_temp.job('concurrency_key', quote_literal(repeat('c', 256)))),
           '23514 jobs_concurrency_key_length', 'a concurrency key of 256 characters');
 select lives_ok(pg_temp.job('concurrency_key', quote_literal(repeat('c', 255))),
                 'a concurrency key of 255 characters is allowed');
-select is(pg_temp.violation(pg_temp.job('payload', '''[1, 2]''')), '23514 jobs_payload_object', 'an array payload');
-select is(pg_temp.violation(pg_temp.job('payload', '''"text"''')), '23514 jobs_payload_object', 'a string payload');
-select is(pg_temp.violation(pg_temp.job('max_attempts', '0')), '23514 jobs_max_attempts_range', 'max_attempts 0');
-select is(pg_temp.violation(pg_temp.job('max_attempts', '1001')), '23514 jobs_max_attempts_range', 'max_attempts 1001');
-select is(pg_temp.violation(pg_temp.job('attempts', '4')), '23514 jobs_attempts_range', 'attempts above max_attempts');
-select is(pg_temp.violation(pg_temp.job('attempts', '-1')), '23514 jobs_attempts_range', 'negative attempts');
-select is(pg_temp.violation(pg_temp.job('status', '''succeeded''')), '23514 jobs_status_valid',
+select is(jq_test.violation(pg_temp.job('payload', '''[1, 2]''')), '23514 jobs_payload_object', 'an array payload');
+select is(jq_test.violation(pg_temp.job('payload', '''"text"''')), '23514 jobs_payload_object', 'a string payload');
+select is(jq_test.violation(pg_temp.job('max_attempts', '0')), '23514 jobs_max_attempts_range', 'max_attempts 0');
+select is(jq_test.violation(pg_temp.job('max_attempts', '1001')), '23514 jobs_max_attempts_range', 'max_attempts 1001');
+select is(jq_test.violation(pg_temp.job('attempts', '4')), '23514 jobs_attempts_range', 'attempts above max_attempts');
+select is(jq_test.violation(pg_temp.job('attempts', '-1')), '23514 jobs_attempts_range', 'negative attempts');
+select is(jq_test.violation(pg_temp.job('status', '''succeeded''')), '23514 jobs_status_valid',
           'a status other than pending or processing');
-select is(pg_temp.violation(pg_temp.job('status', '''processing''')), '23514 jobs_lease_consistent',
+select is(jq_test.violation(pg_temp.job('status', '''processing''')), '23514 jobs_lease_consistent',
           'processing without a lease');
-select is(pg_temp.violation($$insert into jq.jobs (id, type, run_at, status, locked_by, locked_until, max_attempts, created_at)
+select is(jq_test.violation($$insert into jq.jobs (id, type, run_at, status, locked_by, locked_until, max_attempts, created_at)
                                values (gen_random_uuid(), 't', now(), 'pending', 'w1', now(), 3, now())$$),
           '23514 jobs_lease_consistent', 'pending with a lease');
-select is(pg_temp.violation(pg_temp.job('payload', 'null')), '23502 ', 'a null payload is refused (not null)');
+select is(jq_test.violation(pg_temp.job('payload', 'null')), '23502 ', 'a null payload is refused (not null)');
 select is((select count(*)::int from jq.jobs), 4, 'only the four valid rows went in');
 
 select * from finish();

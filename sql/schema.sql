@@ -1,0 +1,3516 @@
+-- jq 0.4.0: the schema a fresh install leaves (pg_dump --schema-only of schema jq, PostgreSQL 15;
+-- owners and the dated jq.job_history_pYYYYMMDD partitions left out). Read this instead of merging the
+-- migrations in your head. Nothing runs this file: sql/install.sql installs jq.
+-- `make test` fails when install.sql drifts from it (tests/test_install.py). Regenerate it with
+--   JQ_WRITE_SCHEMA=1 make test-py PYTEST_ARGS="tests/test_install.py -k committed_schema"
+
+--
+-- Name: jq; Type: SCHEMA; Schema: -
+--
+
+CREATE SCHEMA jq;
+
+--
+-- Name: SCHEMA jq; Type: COMMENT; Schema: -
+--
+
+COMMENT ON SCHEMA jq IS 'jq: a background job queue in PostgreSQL. Public API: the jq.jq_* functions.';
+
+--
+-- Name: _channel(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._channel(p_queue text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select 'jq_' || left(p_queue, 60)
+$$;
+
+--
+-- Name: _check_concurrency_key(text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_concurrency_key(p_key text, p_prefix text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    perform jq._check_text(p_key, 'concurrency_key', 255, true, 'Pass null for no key.', p_prefix);
+end
+$$;
+
+--
+-- Name: _check_job(text, jsonb, text, integer, integer, text, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    perform jq._check_text(p_type, 'type', 128, p_prefix => p_prefix);
+    if p_payload is not null and jsonb_typeof(p_payload) <> 'object' then
+        raise exception '%payload must be a JSON object, not %', p_prefix, jsonb_typeof(p_payload)
+            using errcode = '22023', hint = 'Wrap the value in an object, e.g. {"value": ...}.';
+    end if;
+    perform jq._check_queue(p_queue, p_prefix);
+    perform jq._check_not_null(p_priority, 'priority', p_prefix => p_prefix);
+    if p_priority not between -32768 and 32767 then
+        raise exception '%priority % is out of range', p_prefix, p_priority
+            using errcode = '22023', hint = 'Priority is a smallint: -32768 to 32767, higher runs first.';
+    end if;
+    if p_max_attempts is not null and p_max_attempts not between 1 and 1000 then
+        raise exception '%max_attempts % is out of range', p_prefix, p_max_attempts
+            using errcode = '22023', hint = 'max_attempts must be between 1 and 1000.';
+    end if;
+    perform jq._check_text(p_idempotency_key, 'idempotency_key', 255, true, 'Pass null for no key.', p_prefix);
+    perform jq._check_text(p_tenant, 'tenant', 128, true, 'Pass null for no tenant.', p_prefix);
+end
+$$;
+
+--
+-- Name: _check_lease(interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_lease(p_lease interval) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    perform jq._check_not_null(p_lease, 'lease');
+    if p_lease < interval '1 second' or p_lease > interval '7 days' then
+        raise exception 'lease % is out of range', p_lease using errcode = '22023',
+            hint = 'A lease lasts between 1 second and 7 days; heartbeat to extend it.';
+    end if;
+end
+$$;
+
+--
+-- Name: _check_not_null(anyelement, text, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_not_null(p_value anyelement, p_name text, p_hint text DEFAULT NULL::text, p_prefix text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_value is null then
+        perform jq._raise_bad_argument(p_prefix || p_name || ' must not be null', '22004', p_hint);
+    end if;
+end
+$$;
+
+--
+-- Name: _check_queue(text, text, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_queue(p_queue text, p_prefix text DEFAULT ''::text, p_wildcard boolean DEFAULT false) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_queue is null then
+        perform jq._raise_bad_argument(p_prefix || 'queue must not be null', '22004',
+                                   case when p_wildcard then 'Pass ''*'' for every queue.' end);
+    elsif p_wildcard and p_queue = '*' then
+        return;
+    elsif char_length(p_queue) > 64 then
+        raise exception '%queue is % characters long; the limit is 64', p_prefix, char_length(p_queue)
+            using errcode = '22001';
+    elsif not jq._is_queue_name(p_queue) then
+        raise exception '%queue % is not a valid queue name', p_prefix, quote_literal(p_queue)
+            using errcode = '22023', hint = 'Queue names use letters, digits and _ . : - only.';
+    end if;
+end
+$$;
+
+--
+-- Name: _check_schedule_name(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_schedule_name(p_name text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    perform jq._check_text(p_name, 'name', 128);
+end
+$$;
+
+--
+-- Name: _check_text(text, text, integer, boolean, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_text(p_value text, p_name text, p_max integer, p_nullable boolean DEFAULT false, p_hint text DEFAULT NULL::text, p_prefix text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_value is null then
+        if not p_nullable then
+            perform jq._raise_bad_argument(p_prefix || p_name || ' must not be null', '22004', p_hint);
+        end if;
+    elsif btrim(p_value) = '' then
+        perform jq._raise_bad_argument(p_prefix || p_name || ' must not be empty', '22023', p_hint);
+    elsif char_length(p_value) > p_max then
+        raise exception '% is % characters long; the limit is %', p_prefix || p_name, char_length(p_value), p_max
+            using errcode = '22001';
+    end if;
+end
+$$;
+
+--
+-- Name: _check_timezone(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_timezone(p_timezone text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+    perform jq._check_not_null(p_timezone, 'timezone');
+    if exists (select 1 from jq.timezone_names t where t.name = p_timezone) then
+        return;
+    end if;
+    if char_length(p_timezone) > 64 or p_timezone in ('localtime', 'posixrules')
+       or not exists (select 1 from pg_timezone_names z where z.name = p_timezone) then
+        raise exception 'timezone % is not a known IANA time zone name', quote_literal(p_timezone)
+            using errcode = '22023',
+                  hint = 'Use a name from pg_timezone_names, e.g. Europe/Berlin, America/New_York, Asia/Kolkata, UTC.';
+    end if;
+    insert into jq.timezone_names (name) values (p_timezone) on conflict do nothing;
+end
+$$;
+
+--
+-- Name: _check_worker(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_worker(p_worker text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    perform jq._check_text(p_worker, 'worker', 255, false,
+                           'Use a name unique to the worker process, e.g. host:pid:random.');
+end
+$$;
+
+--
+-- Name: _cron_check(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_fields text[];
+    v_expr   text;
+    v_last   integer;
+begin
+    -- Not jq._check_text: a blank cron is reported as a cron of 0 fields.
+    perform jq._check_not_null(p_cron, 'cron');
+    if char_length(p_cron) > 255 then
+        raise exception 'cron is % characters long; the limit is 255', char_length(p_cron) using errcode = '22001';
+    end if;
+    v_expr := case lower(btrim(p_cron))
+                  when '@yearly' then '0 0 1 1 *'
+                  when '@annually' then '0 0 1 1 *'
+                  when '@monthly' then '0 0 1 * *'
+                  when '@weekly' then '0 0 * * 0'
+                  when '@daily' then '0 0 * * *'
+                  when '@midnight' then '0 0 * * *'
+                  when '@hourly' then '0 * * * *'
+                  else btrim(p_cron) end;
+    v_fields := regexp_split_to_array(v_expr, '\s+');
+    if v_expr = '' or cardinality(v_fields) <> 5 then
+        raise exception 'cron % has % fields; jq takes 5: minute hour day-of-month month day-of-week',
+            quote_literal(p_cron), case when v_expr = '' then 0 else cardinality(v_fields) end
+            using errcode = '22023',
+                  hint = 'E.g. "0 8 * * *" is 08:00 every day, "*/15 * * * 1-5" every 15 minutes on weekdays; '
+                         'or one of @hourly, @daily, @weekly, @monthly, @yearly.';
+    end if;
+    minutes := jq._cron_field(p_cron, v_fields[1], 'minute', 0, 59);
+    hours := jq._cron_field(p_cron, v_fields[2], 'hour', 0, 23);
+    days := jq._cron_field(p_cron, v_fields[3], 'day-of-month', 1, 31);
+    months := jq._cron_field(p_cron, v_fields[4], 'month', 1, 12,
+                             '{jan,feb,mar,apr,may,jun,jul,aug,sep,oct,nov,dec}');
+    weekdays := jq._cron_field(p_cron, v_fields[5], 'day-of-week', 0, 7, '{sun,mon,tue,wed,thu,fri,sat}', 6);
+    weekdays := (weekdays | (weekdays >> 7)) & 127;  -- 7 is Sunday too
+    -- With every weekday allowed, only the day of the month decides (as in
+    -- croniter and cron): a day no listed month has never comes.
+    if weekdays = 127 then
+        v_last := case when months & 5546 <> 0 then 31     -- jan mar may jul aug oct dec
+                       when months & 2640 <> 0 then 30     -- apr jun sep nov
+                       else 29 end;                        -- feb only
+        if days & ((1::bigint << (v_last + 1)) - 1) = 0 then
+            raise exception 'cron % never fires: none of its months has such a day of the month',
+                quote_literal(p_cron) using errcode = '22023';
+        end if;
+    end if;
+end
+$$;
+
+--
+-- Name: _cron_field(text, text, text, integer, integer, text[], integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_field(p_cron text, p_field text, p_label text, p_min integer, p_max integer, p_names text[] DEFAULT NULL::text[], p_open_max integer DEFAULT NULL::integer) RETURNS bigint
+    LANGUAGE plpgsql IMMUTABLE
+    AS $_$
+declare
+    v_item   text;
+    v_parts  text[];
+    v_token  text;
+    v_value  integer;
+    v_lo     integer;
+    v_hi     integer;
+    v_step   integer;
+    v_bits   bigint := 0;
+    v_open   integer := coalesce(p_open_max, p_max);
+    v_hint   text := 'Five fields: minute (0-59) hour (0-23) day-of-month (1-31) month (1-12 or jan-dec) '
+                     'day-of-week (0-7 or sun-sat, 0 and 7 are Sunday); each *, a value, a range a-b, '
+                     'a list a,b and an optional /step. E.g. "0 8 * * *" is 08:00 every day.';
+begin
+    if p_field = '*' then
+        return ((1::bigint << (v_open - p_min + 1)) - 1) << p_min;
+    end if;
+    foreach v_item in array string_to_array(lower(p_field), ',') loop
+        v_parts := regexp_match(v_item, '^(\*|([0-9]+|[a-z]+)(-([0-9]+|[a-z]+))?)(/([0-9]+))?$');
+        if v_parts is null then
+            raise exception 'cron % is invalid: % field % is not *, a value, a range or a step',
+                quote_literal(p_cron), p_label, quote_literal(v_item)
+                using errcode = '22023', hint = v_hint;
+        end if;
+        v_lo := null;
+        v_hi := null;
+        foreach v_token in array array[v_parts[2], v_parts[4]] loop
+            continue when v_token is null;
+            if v_token ~ '^[0-9]+$' then
+                if char_length(v_token) > 4 or v_token::integer not between p_min and p_max then
+                    raise exception 'cron % is invalid: % % is out of range %-%',
+                        quote_literal(p_cron), p_label, v_token, p_min, p_max
+                        using errcode = '22023', hint = v_hint;
+                end if;
+                v_value := v_token::integer;
+            elsif array_position(p_names, v_token) is not null then
+                v_value := array_position(p_names, v_token) - 1 + p_min;
+            else
+                raise exception 'cron % is invalid: % % is not a number%', quote_literal(p_cron), p_label,
+                    quote_literal(v_token),
+                    case when p_names is null then '' else ' or a name (' || array_to_string(p_names, ', ') || ')' end
+                    using errcode = '22023', hint = v_hint;
+            end if;
+            if v_lo is null then
+                v_lo := v_value;
+            else
+                v_hi := v_value;
+            end if;
+        end loop;
+        if v_parts[1] = '*' then
+            v_lo := p_min;
+            v_hi := v_open;
+        else
+            v_hi := coalesce(v_hi, case when v_parts[6] is not null then v_open else v_lo end);
+        end if;
+        if v_lo > v_hi then
+            raise exception 'cron % is invalid: % range %-% runs backwards', quote_literal(p_cron), p_label,
+                v_lo, v_hi using errcode = '22023', hint = 'Write a wrapping range as two, e.g. 22-23,0-2.';
+        end if;
+        if v_parts[6] is null then
+            v_bits := v_bits | (((1::bigint << (v_hi - v_lo + 1)) - 1) << v_lo);
+        else
+            if char_length(v_parts[6]) > 4 or v_parts[6]::integer not between 1 and v_open - p_min + 1 then
+                raise exception 'cron % is invalid: % step % is out of range 1-%', quote_literal(p_cron), p_label,
+                    v_parts[6], v_open - p_min + 1 using errcode = '22023', hint = v_hint;
+            end if;
+            v_step := v_parts[6]::integer;
+            while v_lo <= v_hi loop
+                v_bits := v_bits | (1::bigint << v_lo);
+                v_lo := v_lo + v_step;
+            end loop;
+        end if;
+    end loop;
+    return v_bits;
+end
+$_$;
+
+--
+-- Name: _cron_parse(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) RETURNS record
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select array(select v from generate_series(0, 59) v where c.minutes & (1::bigint << v) <> 0),
+           array(select v from generate_series(0, 23) v where c.hours & (1::bigint << v) <> 0),
+           array(select v from generate_series(1, 31) v where c.days & (1::bigint << v) <> 0),
+           array(select v from generate_series(1, 12) v where c.months & (1::bigint << v) <> 0),
+           array(select v from generate_series(0, 6) v where c.weekdays & (1::bigint << v) <> 0)
+      from jq._cron_check(p_cron) c
+$$;
+
+--
+-- Name: _drop_history_partitions(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._drop_history_partitions(p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $_$
+declare
+    v_cutoff  timestamptz := p_now - (select history_retention from jq.settings);
+    v_name    text;
+    v_dropped integer := 0;
+begin
+    for v_name in
+        select c.relname
+          from pg_inherits i
+          join pg_class c on c.oid = i.inhrelid
+         where i.inhparent = 'jq.job_history'::regclass
+           and c.relname ~ '^job_history_p\d{8}$'
+           and (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= v_cutoff
+         order by c.relname
+    loop
+        execute format('drop table jq.%I', v_name);
+        v_dropped := v_dropped + 1;
+    end loop;
+    delete from jq.job_history_default where finished_at < v_cutoff;
+    return v_dropped;
+end
+$_$;
+
+--
+-- Name: _explain_bad_job(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._explain_bad_job(p_jobs jsonb) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_elem  jsonb;
+    v_index integer := 0;
+    v_field text;
+begin
+    for v_elem in select e from jsonb_array_elements(p_jobs) e loop
+        if jsonb_typeof(v_elem) <> 'object' then
+            raise exception 'jobs[%] must be a JSON object, not %', v_index, jsonb_typeof(v_elem)
+                using errcode = '22023';
+        end if;
+        select k into v_field from jsonb_object_keys(v_elem) k
+         where k not in ('type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
+                         'idempotency_key', 'tenant', 'concurrency_key')
+         limit 1;
+        if v_field is not null then
+            raise exception 'jobs[%] has an unknown key %', v_index, quote_literal(v_field)
+                using errcode = '22023',
+                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key.';
+        end if;
+        foreach v_field in array array['type', 'queue', 'idempotency_key', 'tenant', 'concurrency_key', 'run_at'] loop
+            if jsonb_typeof(v_elem -> v_field) not in ('string', 'null') then
+                raise exception 'jobs[%].% must be a string', v_index, v_field using errcode = '22023';
+            end if;
+        end loop;
+        foreach v_field in array array['priority', 'max_attempts'] loop
+            if jsonb_typeof(v_elem -> v_field) not in ('number', 'null')
+               or (v_elem ->> v_field)::numeric <> trunc((v_elem ->> v_field)::numeric)
+               or abs((v_elem ->> v_field)::numeric) > 2147483647 then
+                raise exception 'jobs[%].% must be an integer', v_index, v_field using errcode = '22023';
+            end if;
+        end loop;
+        if jsonb_typeof(v_elem -> 'run_at') = 'string' then
+            begin
+                perform (v_elem ->> 'run_at')::timestamptz;
+            exception when others then
+                raise exception 'jobs[%].run_at % is not a timestamp', v_index, v_elem -> 'run_at'
+                    using errcode = '22007',
+                          hint = 'Use ISO 8601 with a UTC offset, e.g. 2026-11-01T00:05:00+05:30.';
+            end;
+            if not jq._is_run_at_in_range((v_elem ->> 'run_at')::timestamptz) then
+                raise exception 'jobs[%].run_at % is out of range', v_index, v_elem -> 'run_at'
+                    using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
+            end if;
+        end if;
+        perform jq._check_job(v_elem ->> 'type', nullif(v_elem -> 'payload', 'null'),
+                              coalesce(v_elem ->> 'queue', 'default'),
+                              coalesce((v_elem ->> 'priority')::integer, 0), (v_elem ->> 'max_attempts')::integer,
+                              v_elem ->> 'idempotency_key', v_elem ->> 'tenant',
+                              format('jobs[%s].', v_index));
+        perform jq._check_concurrency_key(v_elem ->> 'concurrency_key', format('jobs[%s].', v_index));
+        v_index := v_index + 1;
+    end loop;
+end
+$$;
+
+--
+-- Name: _is_filled_text(text, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._is_filled_text(p_value text, p_max integer) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    select btrim(p_value) <> '' and char_length(p_value) <= p_max
+$$;
+
+--
+-- Name: _is_queue_name(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._is_queue_name(p_queue text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+    select p_queue ~ '^[A-Za-z0-9_.:-]{1,64}$'
+$_$;
+
+--
+-- Name: _is_run_at_in_range(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._is_run_at_in_range(p_run_at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select p_run_at between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00'
+$$;
+
+--
+-- Name: _job_json_ok(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._job_json_ok(p_job jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    AS $_$
+    select jsonb_typeof(p_job) = 'object'
+       and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
+                         'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
+       and jsonb_typeof(p_job -> 'type') = 'string'
+       and jq._is_filled_text(p_job ->> 'type', 128)
+       and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
+       and case coalesce(jsonb_typeof(p_job -> 'queue'), 'null')
+               when 'null' then true
+               when 'string' then jq._is_queue_name(p_job ->> 'queue')
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'priority'), 'null')
+               when 'null' then true
+               when 'number' then (p_job ->> 'priority')::numeric between -32768 and 32767
+                              and (p_job ->> 'priority')::numeric = trunc((p_job ->> 'priority')::numeric)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'max_attempts'), 'null')
+               when 'null' then true
+               when 'number' then (p_job ->> 'max_attempts')::numeric between 1 and 1000
+                              and (p_job ->> 'max_attempts')::numeric = trunc((p_job ->> 'max_attempts')::numeric)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'idempotency_key'), 'null')
+               when 'null' then true
+               when 'string' then jq._is_filled_text(p_job ->> 'idempotency_key', 255)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'tenant'), 'null')
+               when 'null' then true
+               when 'string' then jq._is_filled_text(p_job ->> 'tenant', 128)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'concurrency_key'), 'null')
+               when 'null' then true
+               when 'string' then jq._is_filled_text(p_job ->> 'concurrency_key', 255)
+               else false end
+       and case coalesce(jsonb_typeof(p_job -> 'run_at'), 'null')
+               when 'null' then true
+               when 'string' then (p_job ->> 'run_at')
+                   ~ '^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$'
+               else false end
+$_$;
+
+--
+-- Name: _key_is_free(timestamp with time zone, uuid, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    select p_expires_at <= p_now and not exists (select 1 from jq.jobs j where j.id = p_job_id)
+$$;
+
+--
+-- Name: _key_room(text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._key_room(p_type text, p_key text) RETURNS integer
+    LANGUAGE sql STABLE
+    AS $$
+    select l.cap - (select count(*)::integer
+                      from (select 1 from jq.jobs r
+                             where r.type = p_type and r.concurrency_key = p_key
+                               and r.status = 'processing'
+                             limit l.cap) x)
+      from (select coalesce((select k.max_running from jq.key_limits k where k.type = p_type), 1) as cap) l
+$$;
+
+--
+-- Name: _make_history_partitions(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._make_history_partitions(p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_day     date;
+    v_name    text;
+    v_from    timestamptz;
+    v_to      timestamptz;
+    v_created integer := 0;
+begin
+    for v_day in
+        select generate_series((p_now at time zone 'UTC')::date,
+                               (p_now at time zone 'UTC')::date + s.history_premake_days,
+                               interval '1 day')::date
+          from jq.settings s
+    loop
+        v_name := 'job_history_p' || to_char(v_day, 'YYYYMMDD');
+        continue when to_regclass('jq.' || v_name) is not null;
+        v_from := v_day::timestamp at time zone 'UTC';
+        v_to := (v_day + 1)::timestamp at time zone 'UTC';
+        execute format('create table jq.%I (like jq.job_history including defaults including constraints)', v_name);
+        execute format('with moved as (delete from jq.job_history_default where finished_at >= %L and finished_at < %L returning *) insert into jq.%I select * from moved',
+                       v_from, v_to, v_name);
+        execute format('alter table jq.job_history attach partition jq.%I for values from (%L) to (%L)',
+                       v_name, v_from, v_to);
+        v_created := v_created + 1;
+    end loop;
+    return v_created;
+end
+$$;
+
+--
+-- Name: _migration_pending(integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._migration_pending(p_version integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    AS $$
+    select not exists (select 1 from jq.migrations where version = p_version)
+$$;
+
+--
+-- Name: _notify_ready(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._notify_ready() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_now   timestamptz := jq._now();
+    v_queue text;
+    v_ready boolean;
+    v_next  timestamptz;
+begin
+    for v_queue, v_ready, v_next in
+        select n.queue, bool_or(n.run_at <= v_now), min(n.run_at) filter (where n.run_at > v_now)
+          from new_jobs n
+         where n.status = 'pending'
+         group by n.queue
+    loop
+        if v_ready then
+            delete from jq.queue_waiters w
+             where w.ctid = any (array(select x.ctid from jq.queue_waiters x
+                                        where x.queue = v_queue
+                                          for update skip locked));
+            if found then
+                perform pg_notify(jq._channel(v_queue), '');
+            end if;
+        elsif v_next <= v_now + interval '1 minute'
+              and exists (select 1 from jq.queue_waiters w where w.queue = v_queue) then
+            -- A job due within the minute: tell waiting workers when, so they
+            -- wake at its run_at instead of at their next poll. The marks stay.
+            perform pg_notify(jq._channel(v_queue), 'at ' || extract(epoch from v_next));
+        end if;
+    end loop;
+    return null;
+end
+$$;
+
+--
+-- Name: _now(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._now() RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    AS $$
+    select coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
+$$;
+
+--
+-- Name: FUNCTION _now(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq._now() IS 'Current time for jq: now(), or the timestamp in the jq.now setting when a test has set one.';
+
+--
+-- Name: _raise_bad_argument(text, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._raise_bad_argument(p_message text, p_sqlstate text, p_hint text DEFAULT NULL::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_hint is null then
+        raise exception using message = p_message, errcode = p_sqlstate;
+    end if;
+    raise exception using message = p_message, errcode = p_sqlstate, hint = p_hint;
+end
+$$;
+
+--
+-- Name: _reap_expired(text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._reap_expired(p_queue text, p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_ids uuid[];
+    v_last uuid[];
+    v_cancelled uuid[];
+begin
+    select array_agg(id),
+           array_agg(id) filter (where not cancel_requested and attempts >= max_attempts),
+           array_agg(id) filter (where cancel_requested)
+      into v_ids, v_last, v_cancelled
+      from (select id, attempts, max_attempts, cancel_requested
+              from jq.jobs
+             where queue = p_queue and status = 'processing' and locked_until < p_now
+             order by locked_until
+             limit 1000
+               for update skip locked) expired;
+    if v_ids is null then
+        return 0;
+    end if;
+    if v_last is not null then
+        update jq.jobs
+           set last_error = format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
+                                   locked_by, attempts, max_attempts, locked_until)
+         where id = any(v_last);
+        perform jq._retire(v_last, 'dead', null, p_now);
+    end if;
+    if v_cancelled is not null then
+        perform jq._retire(v_cancelled, 'cancelled', null, p_now);
+    end if;
+    update jq.jobs
+       set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
+           last_error = format('lease expired: worker "%s" did not finish attempt %s by %s',
+                               locked_by, attempts, locked_until)
+     where id = any(v_ids) and status = 'processing';
+    return cardinality(v_ids);
+end
+$$;
+
+--
+-- Name: _release_order(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._release_order(p_release text) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select string_to_array(p_release, '.')::integer[]
+$$;
+
+--
+-- Name: _retire(uuid[], text, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone) RETURNS integer
+    LANGUAGE sql
+    AS $$
+    select count(*)::integer from jq._retire_jobs(p_ids, p_outcome, p_error, p_now)
+$$;
+
+--
+-- Name: _retire_jobs(uuid[], text, text, timestamp with time zone, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text DEFAULT NULL::text) RETURNS SETOF uuid
+    LANGUAGE plpgsql
+    AS $$
+begin
+    if p_outcome = 'dead' then
+        return query
+        with gone as (
+            delete from jq.jobs j
+             where j.id = any(p_ids) and (p_worker is null or (j.status = 'processing' and j.locked_by = p_worker))
+            returning *
+        ), buried as (
+            insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
+                                      idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
+                                      created_at, failed_at)
+            select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
+                   g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
+                   g.created_at, p_now
+              from gone g
+             cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
+            returning id, queue, idempotency_key
+        ), keys as (
+            update jq.idempotency_keys k
+               set expires_at = p_now + (select idempotency_window from jq.settings)
+              from buried b
+             where b.idempotency_key is not null
+               and k.queue = b.queue and k.idempotency_key = b.idempotency_key and k.job_id = b.id
+        )
+        select b.id from buried b;
+    elsif p_outcome in ('succeeded', 'cancelled') then
+        return query
+        with gone as (
+            delete from jq.jobs j
+             where j.id = any(p_ids) and (p_worker is null or (j.status = 'processing' and j.locked_by = p_worker))
+            returning *
+        ), recorded as (
+            insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
+                                        idempotency_key, last_error, run_at, created_at, finished_at)
+            select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now
+              from gone g
+            returning id, queue, idempotency_key
+        ), keys as (
+            update jq.idempotency_keys k
+               set expires_at = p_now + (select idempotency_window from jq.settings)
+              from recorded r
+             where r.idempotency_key is not null
+               and k.queue = r.queue and k.idempotency_key = r.idempotency_key and k.job_id = r.id
+        )
+        select r.id from recorded r;
+    else
+        raise exception 'unknown outcome %', p_outcome using errcode = '22023';
+    end if;
+end
+$$;
+
+--
+-- Name: _schedule_key(text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._schedule_key(p_name text, p_slot timestamp with time zone) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+    select 'schedule:' || p_name || ':' || to_char(p_slot at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+$$;
+
+--
+-- Name: _schedule_offset(text, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) RETURNS interval
+    LANGUAGE sql STABLE
+    AS $$
+    select case when coalesce(p_jitter_seconds, 0) <= 0 then interval '0'
+                else (('x' || substr(md5(p_name || '@' || floor(extract(epoch from p_slot))::bigint::text), 1, 12))
+                          ::bit(48)::bigint % (p_jitter_seconds::bigint * 1000)) * interval '1 millisecond' end
+$$;
+
+--
+-- Name: _take_idempotency_keys(text[], text[], uuid[], timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone) RETURNS uuid[]
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_expires_at timestamptz := p_now + (select s.idempotency_window from jq.settings s);
+    v_holders    uuid[];
+begin
+    if cardinality(p_job_ids) = 1 then
+        -- jq_enqueue's one key, the same steps without the arrays (a third of the cost).
+        if p_keys[1] is null then
+            return p_job_ids;
+        end if;
+        delete from jq.idempotency_keys k
+         where k.queue = p_queues[1] and k.idempotency_key = p_keys[1]
+           and jq._key_is_free(k.expires_at, k.job_id, p_now);
+        insert into jq.idempotency_keys (queue, idempotency_key, job_id, expires_at)
+        values (p_queues[1], p_keys[1], p_job_ids[1], v_expires_at)
+        on conflict do nothing;
+        if not found then
+            select array[k.job_id] into v_holders
+              from jq.idempotency_keys k where k.queue = p_queues[1] and k.idempotency_key = p_keys[1];
+            return v_holders;
+        end if;
+        return p_job_ids;
+    end if;
+    delete from jq.idempotency_keys k
+     using unnest(p_queues, p_keys) as i(queue, key)
+     where k.queue = i.queue and k.idempotency_key = i.key and jq._key_is_free(k.expires_at, k.job_id, p_now);
+    -- Key order, so two batches taking the same keys cannot deadlock.
+    insert into jq.idempotency_keys (queue, idempotency_key, job_id, expires_at)
+    select f.queue, f.key, f.id, v_expires_at
+      from (select distinct on (i.queue, i.key) i.queue, i.key, i.id
+              from unnest(p_queues, p_keys, p_job_ids) with ordinality as i(queue, key, id, ord)
+             where i.key is not null
+             order by i.queue, i.key, i.ord) f
+     order by f.queue, f.key
+    on conflict do nothing;
+    -- A new statement: it sees the keys other sessions committed while we
+    -- waited. One index probe per element (a join may be planned as a scan).
+    select array_agg(case when i.key is null then i.id
+                          else (select k.job_id from jq.idempotency_keys k
+                                 where k.queue = i.queue and k.idempotency_key = i.key) end
+                     order by i.ord) into v_holders
+      from unnest(p_queues, p_keys, p_job_ids) with ordinality as i(queue, key, id, ord);
+    return v_holders;
+end
+$$;
+
+--
+-- Name: _tenant_policy(text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) RETURNS record
+    LANGUAGE sql STABLE
+    AS $$
+    select coalesce((array_agg(p.weight order by p.tenant = '*', p.queue = '*')
+                        filter (where p.weight is not null))[1], 1),
+           (array_agg(p.max_running order by p.tenant = '*', p.queue = '*')
+               filter (where p.max_running is not null))[1]
+      from jq.tenant_policies p
+     where p.queue in (p_queue, '*')
+       and p.tenant in (p_tenant, '*')
+$$;
+
+--
+-- Name: error_fingerprint(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.error_fingerprint(p_error text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    -- rtrim last: a cut at 200 characters may end on a space (keeps f(f(x)) = f(x))
+    select rtrim(left(btrim(regexp_replace(
+        -- word tokens holding a digit, except a number of at most 3 digits with a short unit
+        regexp_replace(
+        -- quoted values
+        regexp_replace(regexp_replace(
+        -- IPv4 addresses with optional port
+        regexp_replace(
+        -- hex literals and long hex runs
+        regexp_replace(
+        -- ISO timestamps
+        regexp_replace(
+        -- UUIDs
+        regexp_replace(
+            split_part(coalesce(p_error, ''), E'\n', 1),
+            '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}', '?', 'g'),
+            '\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?', '?', 'g'),
+            '\m(0x[0-9a-fA-F]+|[0-9a-fA-F]*\d[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*)\M', '?', 'g'),
+            '\m\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(:\d+)?', '?', 'g'),
+            '''[^'']*''', '''?''', 'g'),
+            '"[^"]*"', '"?"', 'g'),
+            '\m(?!\d{1,3}[A-Za-z]{0,3}\M)\w*\d\w*\M', '?', 'g'),
+        '\s+', ' ', 'g')), 200))
+$$;
+
+--
+-- Name: FUNCTION error_fingerprint(p_error text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.error_fingerprint(p_error text) IS 'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
+
+--
+-- Name: jq_cancel(uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_cancel(p_job_id uuid) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_status text;
+begin
+    perform jq._check_not_null(p_job_id, 'job_id');
+    select j.status into v_status from jq.jobs j where j.id = p_job_id for update;
+    if v_status = 'pending' then
+        perform jq._retire(array[p_job_id], 'cancelled', null, jq._now());
+        return 'cancelled';
+    elsif v_status = 'processing' then
+        update jq.jobs set cancel_requested = true where id = p_job_id;
+        return 'running';
+    elsif exists (select 1 from jq.dead_jobs where id = p_job_id)
+       or exists (select 1 from jq.job_history where id = p_job_id) then
+        return 'finished';
+    end if;
+    return 'not_found';
+end
+$$;
+
+--
+-- Name: FUNCTION jq_cancel(p_job_id uuid); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_cancel(p_job_id uuid) IS 'Cancel a job (job_id) -> cancelled (it was pending or scheduled), running (cancellation requested; cooperative), finished, or not_found.';
+
+--
+-- Name: jq_claim(text, text, integer, interval, text[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT 1, p_lease interval DEFAULT '00:05:00'::interval, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+declare
+    v_now      timestamptz := jq._now();
+    v_fair     boolean;
+    v_shared   boolean;
+    -- ready (priority, tenant) groups; open = may still yield jobs
+    g_prio     smallint[];
+    g_tkey     text[];
+    g_first    timestamptz[];
+    g_open     boolean[];
+    -- tenants of those groups
+    t_tkey     text[];
+    t_weight   integer[];
+    t_cap      integer[];
+    t_room     integer[];
+    t_pass     double precision[];
+    t_eff      double precision[];
+    t_got      integer[];
+    -- this round's quotas, and what each group yielded
+    q_prio     smallint[];
+    q_tkey     text[];
+    q_n        integer[];
+    y_n        integer[];
+    v_ctids    tid[] := '{}';
+    v_types    text[] := '{}';
+    v_keys     text[] := '{}';
+    v_left     integer;
+    v_round    integer := 0;
+    v_prio     smallint;
+    v_tkey     text;
+    v_n        integer;
+    v_got      integer;
+begin
+    if p_queue is null then
+        raise exception 'queue must not be null' using errcode = '22004';
+    end if;
+    perform jq._check_worker(p_worker);
+    perform jq._check_lease(p_lease);
+    if p_limit is null or p_limit < 1 or p_limit > 1000 then
+        raise exception 'limit % is out of range', coalesce(p_limit::text, 'null')
+            using errcode = '22023', hint = 'Claim between 1 and 1000 jobs at a time.';
+    end if;
+    if p_types is not null and cardinality(p_types) = 0 then
+        return;
+    end if;
+
+    perform jq._reap_expired(p_queue, v_now);
+
+    -- 0. Deferred jobs that have fallen due join the claim index, highest
+    -- priority first (a burst is promoted 10,000 at a time, by this claim and
+    -- the next ones): one probe per priority level holding deferred jobs.
+    update jq.jobs j
+       set deferred = false
+     where j.ctid = any (array(
+         with recursive lv(p) as (
+             (select d.priority from jq.jobs d
+               where d.queue = p_queue and d.status = 'pending' and d.deferred
+               order by d.priority desc limit 1)
+             union all
+             select (select d.priority from jq.jobs d
+                      where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                      order by d.priority desc limit 1)
+               from lv
+              where lv.p is not null
+         )
+         select x.ctid
+           from lv
+          cross join lateral (
+              select d.ctid from jq.jobs d
+               where d.queue = p_queue and d.status = 'pending' and d.deferred
+                 and d.priority = lv.p and d.run_at <= v_now
+               order by d.run_at
+               limit 10000
+                 for update skip locked) x
+          where lv.p is not null
+          limit 10000));
+
+    -- 1. The groups with ready jobs, and their tenants: a loose index scan
+    -- of jobs_claim_idx, one probe per (priority, tenant) group. (Inline, not
+    -- a set-returning SQL function: that would be planned afresh every call.)
+    with recursive g(priority, tkey, first_run_at) as (
+        (select j.priority, coalesce(j.tenant, ''), j.run_at
+           from jq.jobs j
+          where j.queue = p_queue and j.status = 'pending' and not j.deferred
+          order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+          limit 1)
+        union all
+        select n.priority, n.tkey, n.run_at
+          from g
+         cross join lateral (
+             (select j.priority, coalesce(j.tenant, '') as tkey, j.run_at
+                from jq.jobs j
+               where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                 and j.priority = g.priority and coalesce(j.tenant, '') > g.tkey
+               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+               limit 1)
+             union all
+             (select j.priority, coalesce(j.tenant, ''), j.run_at
+                from jq.jobs j
+               where j.queue = p_queue and j.status = 'pending' and not j.deferred and j.priority < g.priority
+               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+               limit 1)
+             limit 1) n
+    )
+    select array_agg(g.priority order by g.priority desc, g.tkey), array_agg(g.tkey order by g.priority desc, g.tkey),
+           array_agg(g.first_run_at order by g.priority desc, g.tkey), array_agg(true)
+      into g_prio, g_tkey, g_first, g_open
+      from g
+     where g.first_run_at <= v_now;
+    if g_prio is null then
+        return;
+    end if;
+    select array_agg(distinct t) into t_tkey from unnest(g_tkey) t;
+    select coalesce((select s.fair from jq.queue_settings s where s.queue = p_queue), true) into v_fair;
+    v_shared := cardinality(t_tkey) > 1;
+
+    -- 2. Weights and caps (policy rows are optional: skip the lookup when
+    -- there are none).
+    if exists (select 1 from jq.tenant_policies) then
+        -- As jq._tenant_policy, inline (planned once, not on every call).
+        select array_agg(coalesce(p.weight, 1) order by t.ord), array_agg(p.max_running order by t.ord)
+          into t_weight, t_cap
+          from unnest(t_tkey) with ordinality t(tkey, ord)
+         cross join lateral (
+             select (array_agg(x.weight order by x.tenant = '*', x.queue = '*')
+                        filter (where x.weight is not null))[1] as weight,
+                    (array_agg(x.max_running order by x.tenant = '*', x.queue = '*')
+                        filter (where x.max_running is not null))[1] as max_running
+               from jq.tenant_policies x
+              where x.queue in (p_queue, '*') and x.tenant in (t.tkey, '*')) p;
+    end if;
+    if t_cap is not null and exists (select 1 from unnest(t_cap) c where c is not null) then
+        -- Claimers of one capped tenant take turns on an advisory lock (one
+        -- that cannot get it skips the tenant this time) and count its
+        -- running jobs only once they hold it, in a later statement, so the
+        -- count sees every claim committed before them.
+        select array_agg(case when t.cap is null then null
+                              when pg_try_advisory_xact_lock(hashtext('jq.tenant:' || p_queue), hashtext(t.tkey))
+                              then t.cap else 0 end order by t.ord)
+          into t_room
+          from unnest(t_tkey, t_cap) with ordinality t(tkey, cap, ord);
+        select array_agg(case when t.room is null then null
+                              when t.tkey = '' then greatest(t.room - (select count(*)::integer
+                                                        from (select 1 from jq.jobs r
+                                                               where r.queue = p_queue and r.tenant is null
+                                                                 and r.status = 'processing'
+                                                               limit t.room) x), 0)
+                              else greatest(t.room - (select count(*)::integer
+                                                        from (select 1 from jq.jobs r
+                                                               where r.queue = p_queue and r.tenant = t.tkey
+                                                                 and r.status = 'processing'
+                                                               limit t.room) x), 0) end order by t.ord)
+          into t_room
+          from unnest(t_tkey, t_room) with ordinality t(tkey, room, ord);
+    end if;
+    t_weight := coalesce(t_weight, array_fill(1, array[cardinality(t_tkey)]));
+    t_room := coalesce(t_room, array_fill(null::integer, array[cardinality(t_tkey)]));
+    t_got := array_fill(0, array[cardinality(t_tkey)]);
+
+    -- 3. Where each tenant stands. Lanes within 10 jobs of the most served
+    -- one are current; a lane further behind (back from a pause) or new
+    -- starts level with the least served current lane: no credit for time
+    -- away. A lone tenant needs no standing.
+    if v_fair and v_shared then
+        select array_agg(l.pass order by t.ord) into t_pass
+          from unnest(t_tkey) with ordinality t(tkey, ord)
+          left join jq.fair_lanes l on l.queue = p_queue and l.tenant = t.tkey;
+        select array_agg(greatest(coalesce(t.pass, b.base), b.base) order by t.ord) into t_eff
+          from unnest(t_pass) with ordinality t(pass, ord),
+               (select coalesce(min(p.pass) filter (where p.pass >= m.top - 10), 0) as base
+                  from unnest(t_pass) p(pass),
+                       (select max(x) as top from unnest(t_pass) x) m) b;
+    else
+        t_eff := array_fill(0::double precision, array[cardinality(t_tkey)]);
+    end if;
+
+    -- 4. Quotas, then locks; again for the slots of groups that ran dry.
+    v_left := p_limit;
+    loop
+        v_round := v_round + 1;
+        -- Groups of tenants with no room left are done.
+        select array_agg(g.open and coalesce(t.room > t.got, true) order by g.ord) into g_open
+          from unnest(g_tkey, g_open) with ordinality g(tkey, open, ord)
+          join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey;
+        exit when not (true = any(g_open));
+
+        if (select count(*) from unnest(g_open) o where o) = 1 then
+            -- One group left: read its head directly, as a FIFO claim would.
+            select g.prio, g.tkey, least(v_left, coalesce(t.room - t.got, v_left))
+              into v_prio, v_tkey, v_n
+              from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
+              join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
+             where g.open;
+            select v_ctids || coalesce(array_agg(p.ctid), '{}'),
+                   v_types || coalesce(array_agg(p.type), '{}'),
+                   v_keys || coalesce(array_agg(p.concurrency_key), '{}'),
+                   count(*)::integer
+              into v_ctids, v_types, v_keys, v_got
+              from (select j.ctid, j.type, j.concurrency_key
+                      from jq.jobs j
+                     where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                       and j.priority = v_prio and coalesce(j.tenant, '') = v_tkey
+                       and j.run_at <= v_now
+                       and (p_types is null or j.type = any(p_types))
+                       and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
+                       and j.ctid <> all(v_ctids)
+                     order by j.run_at
+                     limit v_n
+                       for update of j skip locked) p;
+            if v_shared then
+                select array_agg(t.got + case when t.tkey = v_tkey then v_got else 0 end order by t.ord)
+                  into t_got
+                  from unnest(t_tkey, t_got) with ordinality t(tkey, got, ord);
+            end if;
+            exit;
+        elsif v_fair then
+            -- The next v_left slots in virtual-time order: tenant t's k-th
+            -- job stands at eff + got/weight + (k-1)/weight. No tenant can
+            -- get more than its weighted share of the slots plus what it
+            -- is behind the most served, so only that many tags are made.
+            with g as (
+                select g.prio, g.tkey, g.first
+                  from unnest(g_prio, g_tkey, g_first, g_open) g(prio, tkey, first, open)
+                 where g.open
+            ), t as (
+                select t.tkey, t.weight, t.eff + t.got::double precision / t.weight as cur,
+                       coalesce(t.room - t.got, v_left) as room
+                  from unnest(t_tkey, t_weight, t_eff, t_room, t_got) t(tkey, weight, eff, room, got)
+            ), lvl as (
+                select g.prio, sum(t.weight) as weights, max(t.cur) as top
+                  from g join t on t.tkey = g.tkey
+                 group by g.prio
+            ), tags as (
+                select g.prio, g.tkey, g.first, k, t.cur + (k - 1)::double precision / t.weight as tag
+                  from g
+                  join t on t.tkey = g.tkey
+                  join lvl on lvl.prio = g.prio
+                 cross join lateral generate_series(1, least(v_left, t.room,
+                     ceil(v_left::numeric * t.weight / lvl.weights)::integer
+                     + ceil((lvl.top - t.cur) * t.weight)::integer + 1)) k
+            ), ranked as (
+                -- A tenant's room is shared by its groups at every priority.
+                select x.prio, x.tkey, x.first, x.k, x.tag, t.room,
+                       row_number() over (partition by x.tkey order by x.prio desc, x.k) as trn
+                  from tags x join t on t.tkey = x.tkey
+            ), top as (
+                select x.prio, x.tkey
+                  from ranked x
+                 where x.trn <= x.room
+                 -- Rounded, so that 1/3 + 1/3 + 1/3 ties with 1.
+                 order by x.prio desc, round(x.tag * 1e9), x.first, x.tkey, x.k
+                 limit v_left
+            )
+            select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
+              into q_prio, q_tkey, q_n
+              from (select top.prio, top.tkey, count(*)::integer as n from top group by 1, 2) q;
+        else
+            -- Plain: the oldest ready jobs across tenants, read from each
+            -- group's head.
+            with g as (
+                select g.prio, g.tkey
+                  from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
+                 where g.open
+            ), c as (
+                select g.prio, g.tkey, j.run_at
+                  from g
+                  join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
+                 cross join lateral (
+                     select j.run_at
+                       from jq.jobs j
+                      where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                        and j.priority = g.prio and coalesce(j.tenant, '') = g.tkey
+                        and j.run_at <= v_now
+                        and (p_types is null or j.type = any(p_types))
+                        and j.ctid <> all(v_ctids)
+                      order by j.run_at
+                      limit least(v_left, coalesce(t.room - t.got, v_left))) j
+            ), top as (
+                select c.prio, c.tkey
+                  from (select c.*, row_number() over (partition by c.tkey order by c.prio desc, c.run_at) as trn
+                          from c) c
+                  join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = c.tkey
+                 where c.trn <= coalesce(t.room - t.got, v_left)
+                 order by c.prio desc, c.run_at, c.tkey
+                 limit v_left
+            )
+            select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
+              into q_prio, q_tkey, q_n
+              from (select top.prio, top.tkey, count(*)::integer as n from top group by 1, 2) q;
+        end if;
+        exit when q_prio is null;
+
+        -- Lock each group's quota from its head, skipping rows other
+        -- claimers hold: a group whose first rows are taken yields its next.
+        with a as (
+            select a.prio, a.tkey, a.n, a.ord
+              from unnest(q_prio, q_tkey, q_n) with ordinality a(prio, tkey, n, ord)
+        ), f as (
+            select a.ord, p.ctid, p.type, p.concurrency_key
+              from a
+             cross join lateral (
+                 select j.ctid, j.type, j.concurrency_key
+                   from jq.jobs j
+                  where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                    and j.priority = a.prio and coalesce(j.tenant, '') = a.tkey
+                    and j.run_at <= v_now
+                    and (p_types is null or j.type = any(p_types))
+                    and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
+                    and j.ctid <> all(v_ctids)
+                  order by j.run_at
+                  limit a.n
+                    for update of j skip locked) p
+        )
+        select v_ctids || coalesce((select array_agg(f.ctid) from f), '{}'),
+               v_types || coalesce((select array_agg(f.type) from f), '{}'),
+               v_keys || coalesce((select array_agg(f.concurrency_key) from f), '{}'),
+               (select array_agg((select count(*)::integer from f where f.ord = a.ord) order by a.ord) from a)
+          into v_ctids, v_types, v_keys, y_n;
+
+        -- What each tenant got; a group that yielded less than its quota is dry.
+        select array_agg(t.got + coalesce((select sum(y.n)::integer
+                                              from unnest(q_tkey, y_n) y(tkey, n)
+                                             where y.tkey = t.tkey), 0) order by t.ord)
+          into t_got
+          from unnest(t_tkey, t_got) with ordinality t(tkey, got, ord);
+        select array_agg(g.open and not exists (select 1 from unnest(q_prio, q_tkey, q_n, y_n) y(prio, tkey, n, got)
+                                                 where y.prio = g.prio and y.tkey = g.tkey and y.got < y.n)
+                         order by g.ord)
+          into g_open
+          from unnest(g_prio, g_tkey, g_open) with ordinality g(prio, tkey, open, ord);
+
+        -- Every round fills the claim or finds a group dry (or a tenant out of
+        -- room), so this ends within one round per group.
+        v_left := p_limit - cardinality(v_ctids);
+        exit when v_left = 0 or v_round > cardinality(g_prio);
+    end loop;
+    if cardinality(v_ctids) = 0 then
+        return;
+    end if;
+
+    -- 5. Key caps, like tenant caps: lock the (type, key), then recount in a
+    -- new statement; keep at most the room left per key, drop the rest (they
+    -- stay pending; our row locks on them go at commit).
+    if exists (select 1 from unnest(v_keys) k where k is not null) then
+        with k as (
+            select distinct t.type, t.key from unnest(v_types, v_keys) t(type, key) where t.key is not null
+        )
+        select array_agg(k.type), array_agg(k.key) into v_types, v_keys
+          from k
+         where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.key));
+        select array_agg(x.ctid) into v_ctids
+          from (select j.ctid, j.type, j.concurrency_key as key,
+                       row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
+                  from jq.jobs j
+                 where j.ctid = any(v_ctids)) x
+          left join unnest(v_types, v_keys) lk(type, key) on lk.type = x.type and lk.key = x.key
+         where x.key is null
+            or (lk.key is not null and x.krn <= jq._key_room(x.type, x.key));
+        if v_ctids is null then
+            return;
+        end if;
+        -- Tenants are charged only for the jobs they are given.
+        select array_agg((select count(*)::integer from jq.jobs j
+                           where j.ctid = any(v_ctids) and coalesce(j.tenant, '') = t.tkey) order by t.ord)
+          into t_got
+          from unnest(t_tkey) with ordinality t(tkey, ord);
+    end if;
+
+    -- The update finds the locked rows by ctid (a row we hold FOR UPDATE
+    -- cannot move), saving a primary-key lookup per job.
+    return query
+    update jq.jobs j
+       set status = 'processing',
+           locked_by = p_worker,
+           locked_until = v_now + p_lease,
+           attempts = j.attempts + 1
+     where j.ctid = any (v_ctids)
+    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+
+    -- 6. Lanes, when tenants shared the queue: every tenant served moves on
+    -- by what it got over its weight; one that waited is written at its
+    -- level so it keeps its place. Last, so the lane rows stay locked only
+    -- until commit (concurrent claimers of the same tenants wait on them);
+    -- in tenant order, so claims cannot deadlock.
+    if v_fair and v_shared then
+        insert into jq.fair_lanes as l (queue, tenant, pass, last_share, served, updated_at)
+        select p_queue, t.tkey, t.eff + t.got::double precision / t.weight,
+               t.got::double precision / t.weight, t.got, v_now
+          from unnest(t_tkey, t_weight, t_pass, t_eff, t_got) t(tkey, weight, pass, eff, got)
+         where t.got > 0 or t.pass is null or t.pass < t.eff
+         order by t.tkey
+        on conflict on constraint fair_lanes_pkey do update
+           set pass = greatest(l.pass + excluded.last_share, excluded.pass),
+               last_share = excluded.last_share,
+               served = l.served + excluded.served,
+               updated_at = excluded.updated_at;
+    end if;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) IS 'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Dead-letters jobs whose lease expired on their last attempt.';
+
+--
+-- Name: jq_complete(uuid[], text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) RETURNS SETOF uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now timestamptz := jq._now();
+begin
+    perform jq._check_worker(p_worker);
+    perform jq._check_not_null(p_job_ids, 'job_ids');
+    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker);
+end
+$$;
+
+--
+-- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) IS 'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
+
+--
+-- Name: jq_dead_groups(timestamp with time zone, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    select d.type, d.error_fingerprint, count(*), min(d.failed_at), max(d.failed_at),
+           (array_agg(d.last_error order by d.failed_at desc))[1]
+      from jq.dead_jobs d
+     where (p_since is null or d.failed_at >= p_since)
+       and (p_type is null or d.type = p_type)
+     group by d.type, d.error_fingerprint
+     order by count(*) desc, d.type, d.error_fingerprint
+$$;
+
+--
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) IS 'Dead jobs grouped (since, type) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first.';
+
+--
+-- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_max_attempts integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_tenant text DEFAULT NULL::text, p_concurrency_key text DEFAULT NULL::text) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now    timestamptz := jq._now();
+    v_id     uuid := gen_random_uuid();
+    v_run_at timestamptz := coalesce(p_run_at, v_now);
+    v_holder uuid;
+begin
+    perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
+    perform jq._check_concurrency_key(p_concurrency_key);
+    if not jq._is_run_at_in_range(v_run_at) then
+        raise exception 'run_at % is out of range', p_run_at
+            using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
+    end if;
+    if p_idempotency_key is not null then
+        v_holder := (jq._take_idempotency_keys(array[p_queue], array[p_idempotency_key], array[v_id], v_now))[1];
+        if v_holder <> v_id then
+            return query
+                select v_holder, coalesce((select s.status from jq.jq_status(v_holder) s), 'not_found'), true;
+            return;
+        end if;
+    end if;
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
+                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+    values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
+            coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
+    return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) IS 'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
+
+--
+-- Name: jq_enqueue_many(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_enqueue_many(p_jobs jsonb) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now     timestamptz := jq._now();
+    v_default smallint := (select default_max_attempts from jq.settings);
+    v_valid   boolean;
+    v_ids     uuid[];
+    v_queues  text[];
+    v_keys    text[];
+    v_run_ats timestamptz[];
+    v_holders uuid[];
+begin
+    perform jq._check_not_null(p_jobs, 'jobs');
+    if jsonb_typeof(p_jobs) <> 'array' then
+        raise exception 'jobs must be a JSON array of job objects, not %', jsonb_typeof(p_jobs)
+            using errcode = '22023';
+    elsif jsonb_array_length(p_jobs) > 10000 then
+        raise exception 'jobs holds % elements; the limit is 10000 per call', jsonb_array_length(p_jobs)
+            using errcode = '22023', hint = 'Split the batch.';
+    end if;
+
+    -- Validate every element before writing anything.
+    select bool_and(coalesce(jq._job_json_ok(e), false)) into v_valid from jsonb_array_elements(p_jobs) e;
+    if not coalesce(v_valid, true) then
+        perform jq._explain_bad_job(p_jobs);
+        raise exception 'jobs holds an invalid element' using errcode = '22023';  -- not reached
+    end if;
+    begin
+        select array_agg(gen_random_uuid() order by t.ord),
+               array_agg(coalesce(t.e ->> 'queue', 'default') order by t.ord),
+               array_agg(t.e ->> 'idempotency_key' order by t.ord),
+               array_agg(coalesce((t.e ->> 'run_at')::timestamptz, v_now) order by t.ord)
+          into v_ids, v_queues, v_keys, v_run_ats
+          from jsonb_array_elements(p_jobs) with ordinality as t(e, ord);
+    exception when invalid_datetime_format or datetime_field_overflow then
+        perform jq._explain_bad_job(p_jobs);
+        raise;
+    end;
+    if exists (select 1 from unnest(v_run_ats) r
+                where not jq._is_run_at_in_range(r)) then
+        perform jq._explain_bad_job(p_jobs);
+    end if;
+
+    -- Keys first: the first element with a key wins it, a later one with the
+    -- same key is a duplicate of the first.
+    v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
+
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
+                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+    select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
+           coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
+           coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
+           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now
+      from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
+      join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
+           as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord
+     where i.id = i.holder;
+
+    return query
+        select i.holder,
+               case when i.id <> i.holder then coalesce((select s.status from jq.jq_status(i.holder) s), 'not_found')
+                    when i.run_at > v_now then 'scheduled'
+                    else 'queued' end,
+               i.id <> i.holder
+          from unnest(v_ids, v_holders, v_run_ats) with ordinality as i(id, holder, run_at, ord)
+         order by i.ord;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_enqueue_many(p_jobs jsonb); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) IS 'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key}; one (job_id, status, duplicate) row per element, in order.';
+
+--
+-- Name: jq_fail(uuid, text, text, interval, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text DEFAULT NULL::text, p_retry_in interval DEFAULT NULL::interval, p_discard boolean DEFAULT false) RETURNS TABLE(status text, next_attempt_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now   timestamptz := jq._now();
+    v_job   jq.jobs;
+    v_error text := left(coalesce(nullif(btrim(p_error), ''), 'failed without an error message'), 8000);
+    v_next  timestamptz;
+begin
+    perform jq._check_worker(p_worker);
+    perform jq._check_not_null(p_job_id, 'job_id');
+    if p_retry_in is not null and (p_retry_in < interval '0' or p_retry_in > interval '365 days') then
+        raise exception 'retry_in % is out of range', p_retry_in
+            using errcode = '22023', hint = 'retry_in is between 0 and 365 days, or null for the backoff policy.';
+    end if;
+
+    select * into v_job
+      from jq.jobs j
+     where j.id = p_job_id and j.status = 'processing' and j.locked_by = p_worker
+       for update;
+    if not found then
+        return query select 'lease_lost'::text, null::timestamptz;
+        return;
+    end if;
+
+    if v_job.cancel_requested then
+        perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
+        return query select 'cancelled'::text, null::timestamptz;
+    elsif coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        perform jq._retire(array[p_job_id], 'dead', v_error, v_now);
+        return query select 'dead'::text, null::timestamptz;
+    else
+        v_next := v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts));
+        update jq.jobs
+           set status = 'pending', locked_by = null, locked_until = null,
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error
+         where id = p_job_id;
+        return query select 'failed_retrying'::text, v_next;
+    end if;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_fail(p_job_id uuid, p_worker text, p_error text, p_retry_in interval, p_discard boolean); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_retry_in interval, p_discard boolean) IS 'Record a failed attempt (job_id, worker, error, retry_in, discard): retry after retry_in or jq.retry_delay(attempts), or dead-letter when attempts are used up or discard; -> (status failed_retrying|dead|cancelled|lease_lost, next_attempt_at).';
+
+--
+-- Name: jq_heartbeat(uuid[], text, interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval DEFAULT '00:05:00'::interval) RETURNS TABLE(job_id uuid, state text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now timestamptz := jq._now();
+begin
+    perform jq._check_worker(p_worker);
+    perform jq._check_lease(p_lease);
+    perform jq._check_not_null(p_job_ids, 'job_ids');
+    return query
+    with asked as (
+        select distinct a.id from unnest(p_job_ids) as a(id) where a.id is not null
+    ), extended as (
+        update jq.jobs j
+           set locked_until = v_now + p_lease
+          from asked a
+         where j.id = a.id and j.status = 'processing' and j.locked_by = p_worker
+        returning j.id, j.cancel_requested
+    )
+    select a.id,
+           case when e.id is null then 'lost'
+                when e.cancel_requested then 'cancel_requested'
+                else 'ok' end
+      from asked a
+      left join extended e on e.id = a.id;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) IS 'Extend leases this worker holds (job_ids, worker, lease) -> (job_id, state ok|lost|cancel_requested) per job.';
+
+--
+-- Name: jq_key_limit_delete(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_key_limit_delete(p_type text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_found boolean;
+begin
+    perform jq._check_not_null(p_type, 'type');
+    delete from jq.key_limits k where k.type = p_type;
+    get diagnostics v_found = row_count;
+    return v_found;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_key_limit_delete(p_type text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_key_limit_delete(p_type text) IS 'Drop the key limit of a type (back to 1 running job per concurrency_key); true when one existed.';
+
+--
+-- Name: jq_key_limit_set(text, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) RETURNS TABLE(type text, max_running integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_text(p_type, 'type', 128);
+    perform jq._check_not_null(p_max_running, 'max_running', 'To go back to the default of 1, call jq_key_limit_delete.');
+    if p_max_running not between 1 and 1000000 then
+        raise exception 'max_running % is out of range', p_max_running using errcode = '22023',
+            hint = 'max_running is between 1 and 1000000.';
+    end if;
+    return query
+    insert into jq.key_limits as k (type, max_running, updated_at)
+    values (p_type, p_max_running, now())
+    on conflict on constraint key_limits_pkey do update
+       set max_running = excluded.max_running, updated_at = excluded.updated_at
+    returning k.type, k.max_running;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_key_limit_set(p_type text, p_max_running integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) IS 'Let up to max_running jobs of a type that share one concurrency_key run at once (default 1): (type, max_running) -> the row.';
+
+--
+-- Name: jq_maintain(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_maintain() RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now     timestamptz := jq._now();
+    v_created integer;
+    v_dropped integer;
+    v_purged  integer;
+    v_reaped  integer := 0;
+    v_lanes   integer;
+    v_queue   text;
+begin
+    if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
+        return jsonb_build_object('skipped', true);
+    end if;
+    -- Partition DDL briefly locks jq.job_history; never queue behind a long
+    -- reader for long, since completions wait behind us.
+    perform set_config('lock_timeout', '5s', true);
+
+    -- Drop before creating: dropping a partition takes an ACCESS EXCLUSIVE
+    -- lock on jq.job_history, attaching one locks the default partition. Taken
+    -- the other way round, a completion routed to the default partition (it
+    -- holds job_history, waits for the default) deadlocks with us.
+    v_dropped := jq._drop_history_partitions(v_now);
+    v_created := jq._make_history_partitions(v_now);
+
+    with expired as (
+        select k.queue, k.idempotency_key
+          from jq.idempotency_keys k
+         where k.expires_at <= v_now
+           and not exists (select 1 from jq.jobs j where j.id = k.job_id)
+         limit 50000
+    )
+    delete from jq.idempotency_keys k
+     using expired e
+     where k.queue = e.queue and k.idempotency_key = e.idempotency_key;
+    get diagnostics v_purged = row_count;
+
+    -- Waiting marks of workers whose connection is gone (crashed, killed).
+    delete from jq.queue_waiters w
+     where not exists (select 1 from pg_stat_activity a where a.pid = w.backend_pid);
+
+    -- Fair lanes idle for a day: a tenant that comes back starts level with
+    -- the others anyway, so its old pass is of no use. Locked lanes (a claim
+    -- is writing them) are left for next time.
+    delete from jq.fair_lanes l
+     where l.ctid in (select f.ctid from jq.fair_lanes f
+                       where f.updated_at < v_now - interval '1 day'
+                       limit 10000
+                         for update skip locked);
+    get diagnostics v_lanes = row_count;
+
+    for v_queue in
+        select distinct j.queue from jq.jobs j where j.status = 'processing' and j.locked_until < v_now
+    loop
+        v_reaped := v_reaped + jq._reap_expired(v_queue, v_now);
+    end loop;
+
+    return jsonb_build_object(
+        'skipped', false,
+        'partitions_created', v_created,
+        'partitions_dropped', v_dropped,
+        'keys_purged', v_purged,
+        'leases_reaped', v_reaped,
+        'lanes_purged', v_lanes);
+end
+$$;
+
+--
+-- Name: FUNCTION jq_maintain(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases, forget fair lanes idle for a day. -> jsonb summary.';
+
+--
+-- Name: jq_queue_set_fair(text, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_queue(p_queue);
+    perform jq._check_not_null(p_fair, 'fair', 'true: tenants take turns (default); false: plain FIFO by priority then run_at.');
+    insert into jq.queue_settings as s (queue, fair, updated_at) values (p_queue, p_fair, now())
+    on conflict on constraint queue_settings_pkey do update
+       set fair = excluded.fair, updated_at = excluded.updated_at;
+    return p_fair;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_queue_set_fair(p_queue text, p_fair boolean); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) IS 'Choose how jq_claim orders a queue: (queue, fair) with fair true = tenants take turns within a priority (default), false = plain FIFO by priority then run_at. Caps apply either way.';
+
+--
+-- Name: jq_release(uuid[], text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) RETURNS TABLE(job_id uuid, status text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now       timestamptz := jq._now();
+    v_held      uuid[];
+    v_cancelled uuid[];
+begin
+    perform jq._check_worker(p_worker);
+    perform jq._check_not_null(p_job_ids, 'job_ids');
+    select array_agg(j.id), array_agg(j.id) filter (where j.cancel_requested)
+      into v_held, v_cancelled
+      from (select j.id, j.cancel_requested from jq.jobs j
+             where j.id = any(p_job_ids) and j.status = 'processing' and j.locked_by = p_worker
+             order by j.id
+               for update) j;
+    if v_held is null then
+        return;
+    end if;
+    if v_cancelled is not null then
+        perform jq._retire(v_cancelled, 'cancelled', 'cancelled while its worker shut down', v_now);
+    end if;
+    return query
+    with released as (
+        update jq.jobs j
+           set status = 'pending', locked_by = null, locked_until = null,
+               attempts = greatest(j.attempts - 1, 0), deferred = j.run_at > v_now
+         where j.id = any(v_held) and j.status = 'processing'
+        returning j.id
+    )
+    select r.id, 'released'::text from released r
+    union all
+    select c.id, 'cancelled'::text from unnest(v_cancelled) as c(id);
+end
+$$;
+
+--
+-- Name: FUNCTION jq_release(p_job_ids uuid[], p_worker text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) IS 'Hand leased jobs back unrun (job_ids, worker), e.g. on shutdown: pending again, attempt not counted; cancellation-requested jobs are cancelled. -> (job_id, status released|cancelled).';
+
+--
+-- Name: jq_retry_dead(text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_retry_dead(p_type text DEFAULT NULL::text, p_error text DEFAULT NULL::text, p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT NULL::integer) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now         timestamptz := jq._now();
+    v_fingerprint text := jq.error_fingerprint(p_error);
+    v_ids         uuid[];
+    v_count       integer;
+begin
+    if p_limit is not null and p_limit < 1 then
+        raise exception 'limit % is out of range', p_limit
+            using errcode = '22023', hint = 'Pass a positive limit, or null for every matching job.';
+    end if;
+    -- Collect the ids first and move them with id = any(...): a join against
+    -- the chosen rows would be planned from jq.dead_jobs' statistics, which
+    -- are often far off (the table swings between empty and tens of
+    -- thousands), and a nested loop over 20,000 rows took minutes.
+    select array_agg(c.id) into v_ids
+      from (select d.id
+              from jq.dead_jobs d
+             where (p_type is null or d.type = p_type)
+               and (p_error is null or d.error_fingerprint = v_fingerprint)
+               and (p_since is null or d.failed_at >= p_since)
+             order by d.failed_at
+             limit p_limit
+               for update skip locked) c;
+    if v_ids is null then
+        return 0;
+    end if;
+    with moved as (
+        delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
+    ), requeued as (
+        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
+                             idempotency_key, tenant, concurrency_key, last_error, created_at)
+        select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
+               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
+          from moved m
+        returning 1
+    )
+    select count(*) into v_count from requeued;
+    return v_count;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit); error is a fingerprint or a raw message of the group; attempts reset; returns the number requeued.';
+
+--
+-- Name: jq_schedule_delete(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedule_delete(p_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_schedule_name(p_name);
+    delete from jq.schedules s where s.name = p_name;
+    return found;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedule_delete(p_name text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedule_delete(p_name text) IS 'Delete a schedule (name) -> true, or false if there was none. Jobs already enqueued stay.';
+
+--
+-- Name: jq_schedule_pause(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedule_pause(p_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_schedule_name(p_name);
+    update jq.schedules s
+       set enabled = false,
+           updated_at = case when s.enabled then jq._now() else s.updated_at end
+     where s.name = p_name;
+    return found;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedule_pause(p_name text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedule_pause(p_name text) IS 'Pause a schedule (name) -> true, or false if there was none. Slots while paused never fire.';
+
+--
+-- Name: jq_schedule_put(text, text, text, text, jsonb, text, integer, integer, integer, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_jitter_seconds integer DEFAULT 0, p_max_attempts integer DEFAULT NULL::integer, p_missed text DEFAULT 'latest'::text, p_next_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS TABLE(name text, created boolean, next_run_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+declare
+    v_now  timestamptz := jq._now();
+    v_old  jq.schedules%rowtype;
+    v_next timestamptz;
+begin
+    perform jq._check_schedule_name(p_name);
+    perform jq._cron_check(p_cron);
+    perform jq._check_timezone(p_timezone);
+    perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, null, null);
+    perform jq._check_not_null(p_jitter_seconds, 'jitter_seconds', 'Pass 0 for no jitter.');
+    if p_jitter_seconds not between 0 and 86400 then
+        raise exception 'jitter_seconds % is out of range', p_jitter_seconds
+            using errcode = '22023', hint = 'jitter_seconds must be between 0 and 86400 (one day).';
+    end if;
+    perform jq._check_not_null(p_missed, 'missed');
+    if p_missed not in ('latest', 'all', 'none') then
+        raise exception 'missed % is not latest, all or none', quote_literal(p_missed)
+            using errcode = '22023',
+                  hint = 'What to fire for slots no scheduler fired in time: latest (the most recent one), all, none.';
+    end if;
+
+    loop
+        select * into v_old from jq.schedules s where s.name = p_name for update;
+        if found then
+            v_next := case when v_old.cron = p_cron and v_old.timezone = p_timezone and v_old.next_run_at is not null
+                           then v_old.next_run_at else p_next_run_at end;
+            update jq.schedules s
+               set cron = p_cron, timezone = p_timezone, type = p_type, payload = coalesce(p_payload, '{}'),
+                   queue = p_queue, priority = p_priority, jitter_seconds = p_jitter_seconds,
+                   max_attempts = p_max_attempts, missed = p_missed, next_run_at = v_next, updated_at = v_now
+             where s.name = p_name;
+            return query select p_name, false, v_next;
+            return;
+        end if;
+        insert into jq.schedules (name, cron, timezone, type, payload, queue, priority, jitter_seconds,
+                                  max_attempts, missed, next_run_at, created_at, updated_at)
+        values (p_name, p_cron, p_timezone, p_type, coalesce(p_payload, '{}'), p_queue, p_priority, p_jitter_seconds,
+                p_max_attempts, p_missed, p_next_run_at, v_now, v_now)
+        on conflict do nothing;
+        if found then
+            return query select p_name, true, p_next_run_at;
+            return;
+        end if;
+        -- Another session created it just now: update that one.
+    end loop;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb, p_queue text, p_priority integer, p_jitter_seconds integer, p_max_attempts integer, p_missed text, p_next_run_at timestamp with time zone); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb, p_queue text, p_priority integer, p_jitter_seconds integer, p_max_attempts integer, p_missed text, p_next_run_at timestamp with time zone) IS 'Create or update a schedule (name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed latest|all|none, next_run_at) -> (name, created, next_run_at).';
+
+--
+-- Name: jq_schedule_resume(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedule_resume(p_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_schedule_name(p_name);
+    update jq.schedules s
+       set enabled = true,
+           next_run_at = case when s.enabled then s.next_run_at end,
+           updated_at = case when s.enabled then s.updated_at else jq._now() end
+     where s.name = p_name;
+    return found;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedule_resume(p_name text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedule_resume(p_name text) IS 'Resume a paused schedule (name) from now on -> true, or false if there was none. Slots missed while paused do not fire.';
+
+--
+-- Name: jq_schedules(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedules(p_name text DEFAULT NULL::text) RETURNS TABLE(name text, cron text, timezone text, type text, payload jsonb, queue text, priority smallint, jitter_seconds integer, max_attempts smallint, missed text, paused boolean, next_run_at timestamp with time zone, last_slot_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    select s.name, s.cron, s.timezone, s.type, s.payload, s.queue, s.priority, s.jitter_seconds, s.max_attempts,
+           s.missed, not s.enabled, s.next_run_at, s.last_slot_at, s.created_at, s.updated_at
+      from jq.schedules s
+     where p_name is null or s.name = p_name
+     order by s.name
+$$;
+
+--
+-- Name: FUNCTION jq_schedules(p_name text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedules(p_name text) IS 'Schedules (name: one, null: all) -> (name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, paused, next_run_at, last_slot_at, created_at, updated_at).';
+
+--
+-- Name: jq_schedules_due(integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedules_due(p_limit integer DEFAULT 1000) RETURNS TABLE(name text, cron text, timezone text, missed text, next_run_at timestamp with time zone, updated_at timestamp with time zone, as_of timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_now timestamptz := jq._now();
+begin
+    if p_limit is null or p_limit not between 1 and 100000 then
+        raise exception 'limit % is out of range', coalesce(p_limit::text, 'null')
+            using errcode = '22023', hint = 'Claim between 1 and 100000 schedules at a time.';
+    end if;
+    return query
+    select d.name, d.cron, d.timezone, d.missed, d.next_run_at, d.updated_at, v_now
+      from (select * from (select s.name, s.cron, s.timezone, s.missed, s.next_run_at, s.updated_at
+                             from jq.schedules s
+                            where s.enabled and s.next_run_at is null
+                            limit p_limit
+                              for update skip locked) fresh
+            union all
+            select * from (select s.name, s.cron, s.timezone, s.missed, s.next_run_at, s.updated_at
+                             from jq.schedules s
+                            where s.enabled and s.next_run_at <= v_now
+                            order by s.next_run_at
+                            limit p_limit
+                              for update skip locked) due
+            limit p_limit) d;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedules_due(p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedules_due(p_limit integer) IS 'Scheduler: claim up to limit due schedules (next_run_at <= now, or null) FOR UPDATE SKIP LOCKED -> (name, cron, timezone, missed, next_run_at, updated_at, as_of). Fire them with jq_schedules_fire in the same transaction.';
+
+--
+-- Name: jq_schedules_fire(text[], timestamp with time zone[], timestamp with time zone[], timestamp with time zone[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) RETURNS TABLE(schedules integer, jobs integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET plan_cache_mode TO 'force_custom_plan'
+    AS $$
+declare
+    v_now     timestamptz := jq._now();
+    v_default integer := (select s.default_max_attempts from jq.settings s);
+    v_bad     record;
+    v_advanced     integer;
+    v_enqueued     integer;
+    v_ids          uuid[];
+    v_holders      uuid[];
+    v_queues       text[];
+    v_types        text[];
+    v_payloads     jsonb[];
+    v_priorities   smallint[];
+    v_max_attempts integer[];
+    v_keys         text[];
+    v_run_ats      timestamptz[];
+begin
+    if p_names is null or p_due_at is null or p_slots is null or p_next_run_at is null then
+        raise exception 'names, due_at, slots and next_run_at must not be null' using errcode = '22004';
+    elsif cardinality(p_names) <> cardinality(p_due_at) or cardinality(p_names) <> cardinality(p_slots)
+          or cardinality(p_names) <> cardinality(p_next_run_at) then
+        raise exception 'names, due_at, slots and next_run_at must have the same length (% % % %)',
+            cardinality(p_names), cardinality(p_due_at), cardinality(p_slots), cardinality(p_next_run_at)
+            using errcode = '22023';
+    elsif cardinality(p_names) > 100000 then
+        raise exception 'fire holds % elements; the limit is 100000 per call', cardinality(p_names)
+            using errcode = '22023', hint = 'Split the batch.';
+    end if;
+
+    select i.ord, i.name, i.due_at, i.slot, i.next_run_at into v_bad
+      from unnest(p_names, p_due_at, p_slots, p_next_run_at) with ordinality as i(name, due_at, slot, next_run_at, ord)
+     where i.name is null or i.next_run_at is null
+        or i.slot > v_now or i.slot < i.due_at or i.slot >= i.next_run_at
+     order by i.ord
+     limit 1;
+    if found then
+        if v_bad.name is null or v_bad.next_run_at is null then
+            raise exception 'names[%] and next_run_at[%] must not be null', v_bad.ord, v_bad.ord
+                using errcode = '22004';
+        end if;
+        raise exception 'slots[%] % of schedule % is not between its due_at % and now % and before its next_run_at %',
+            v_bad.ord, v_bad.slot, quote_literal(v_bad.name), coalesce(v_bad.due_at::text, '(null)'), v_now,
+            v_bad.next_run_at using errcode = '22023';
+    end if;
+    select i.name into v_bad
+      from unnest(p_names, p_due_at, p_next_run_at) as i(name, due_at, next_run_at)
+     group by i.name
+    having min(coalesce(i.due_at, '-infinity')) <> max(coalesce(i.due_at, '-infinity'))
+        or min(i.next_run_at) <> max(i.next_run_at)
+     limit 1;
+    if found then
+        raise exception 'schedule % is given different due_at or next_run_at values', quote_literal(v_bad.name)
+            using errcode = '22023', hint = 'Repeat the same due_at and next_run_at for every slot of a schedule.';
+    end if;
+
+    -- Advance the schedules still due as the tick read them, and list a job
+    -- per slot of those.
+    with input as (
+        select i.name, i.due_at, i.slot, i.next_run_at
+          from unnest(p_names, p_due_at, p_slots, p_next_run_at) as i(name, due_at, slot, next_run_at)
+    ), per_schedule as (
+        select i.name, min(i.due_at) as due_at, min(i.next_run_at) as next_run_at, max(i.slot) as last_slot
+          from input i
+         group by i.name
+    ), advanced as (
+        update jq.schedules s
+           set next_run_at = p.next_run_at,
+               last_slot_at = greatest(s.last_slot_at, p.last_slot)
+          from per_schedule p
+         where s.name = p.name and s.enabled and s.next_run_at is not distinct from p.due_at
+        returning s.name, s.queue, s.type, s.payload, s.priority, s.max_attempts, s.jitter_seconds
+    ), fired as (
+        select gen_random_uuid() as id, a.queue, a.type, a.payload, a.priority,
+               coalesce(a.max_attempts, v_default) as max_attempts,
+               jq._schedule_key(a.name, i.slot) as idempotency_key,
+               i.slot + jq._schedule_offset(a.name, i.slot, a.jitter_seconds) as run_at
+          from advanced a
+          join (select distinct i.name, i.slot from input i where i.slot is not null) i on i.name = a.name
+    )
+    select (select count(*)::integer from advanced),
+           array_agg(f.id), array_agg(f.queue), array_agg(f.type), array_agg(f.payload), array_agg(f.priority),
+           array_agg(f.max_attempts), array_agg(f.idempotency_key), array_agg(f.run_at)
+      into v_advanced, v_ids, v_queues, v_types, v_payloads, v_priorities, v_max_attempts, v_keys, v_run_ats
+      from fired f;
+
+    -- A slot fired before (its key taken within the window) is not enqueued again.
+    v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts, idempotency_key,
+                         deferred, created_at)
+    select f.id, f.queue, f.type, f.payload, f.priority, f.run_at, f.max_attempts, f.idempotency_key,
+           f.run_at > v_now, v_now
+      from unnest(v_ids, v_holders, v_queues, v_types, v_payloads, v_priorities, v_max_attempts, v_keys, v_run_ats)
+           as f(id, holder, queue, type, payload, priority, max_attempts, idempotency_key, run_at)
+     where f.id = f.holder;
+    get diagnostics v_enqueued = row_count;
+    return query select v_advanced, v_enqueued;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) IS 'Scheduler: fire slots (names, due_at, slots, next_run_at; one element per schedule and slot) -> (schedules advanced, jobs enqueued). Advances only schedules whose next_run_at is still due_at; one job per slot, keyed schedule:<name>:<slot UTC>, run_at = slot + deterministic jitter.';
+
+--
+-- Name: jq_set_waiting(text[], text, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_worker(p_worker);
+    if p_queues is null or p_waiting is null then
+        raise exception 'queues and waiting must not be null' using errcode = '22004';
+    end if;
+    if p_waiting then
+        insert into jq.queue_waiters (queue, worker, backend_pid, since)
+        select distinct q, p_worker, pg_backend_pid(), jq._now()
+          from unnest(p_queues) as q
+         where q is not null
+        on conflict (queue, worker) do update
+            set backend_pid = excluded.backend_pid
+            where jq.queue_waiters.backend_pid <> excluded.backend_pid;
+    else
+        delete from jq.queue_waiters where worker = p_worker and queue = any(p_queues);
+    end if;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean) IS 'Mark a worker waiting (true) or busy (false) on queues (queues, worker, waiting): inserts NOTIFY jq_<queue> only while someone waits. Call on the LISTEN connection.';
+
+--
+-- Name: jq_stats(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled bigint, running bigint, oldest_ready_age interval, dead bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    with live as (
+        select j.queue,
+               count(*) filter (where j.status = 'pending' and j.run_at <= jq._now()) as ready,
+               count(*) filter (where j.status = 'pending' and j.run_at > jq._now()) as scheduled,
+               count(*) filter (where j.status = 'processing') as running,
+               jq._now() - min(j.run_at) filter (where j.status = 'pending' and j.run_at <= jq._now())
+                   as oldest_ready_age
+          from jq.jobs j
+         group by j.queue
+    ), buried as (
+        select d.queue, count(*) as dead from jq.dead_jobs d group by d.queue
+    )
+    select coalesce(l.queue, b.queue), coalesce(l.ready, 0), coalesce(l.scheduled, 0),
+           coalesce(l.running, 0), l.oldest_ready_age, coalesce(b.dead, 0)
+      from live l
+      full join buried b on b.queue = l.queue
+     order by 1
+$$;
+
+--
+-- Name: FUNCTION jq_stats(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_stats() IS 'Per queue: (queue, ready, scheduled, running, oldest_ready_age, dead).';
+
+--
+-- Name: jq_status(uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    select found.job_id, found.type, found.queue, found.status, found.attempts, found.max_attempts,
+           found.run_at, found.next_attempt_at, found.last_error, found.created_at, found.finished_at,
+           found.tenant, found.priority, found.cancel_requested
+      from (
+        select j.id as job_id, j.type, j.queue,
+               case when j.status = 'processing' then 'running'
+                    when j.attempts > 0 then 'failed_retrying'
+                    when j.run_at > jq._now() then 'scheduled'
+                    else 'queued' end as status,
+               j.attempts, j.max_attempts, j.run_at,
+               case when j.status = 'pending' and j.attempts > 0 then j.run_at end as next_attempt_at,
+               j.last_error, j.created_at, null::timestamptz as finished_at,
+               j.tenant, j.priority, j.cancel_requested, 1 as source
+          from jq.jobs j
+         where j.id = p_job_id
+        union all
+        select d.id, d.type, d.queue, 'dead', d.attempts, d.max_attempts, d.run_at, null,
+               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, 2
+          from jq.dead_jobs d
+         where d.id = p_job_id
+        union all
+        select h.id, h.type, h.queue, h.status, h.attempts, h.max_attempts, h.run_at, null,
+               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, 3
+          from jq.job_history h
+         where h.id = p_job_id
+      ) found
+     order by found.source, found.finished_at desc nulls first
+     limit 1
+$$;
+
+--
+-- Name: FUNCTION jq_status(p_job_id uuid); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested); no row if unknown.';
+
+--
+-- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_tenant_policies() RETURNS TABLE(queue text, tenant text, weight integer, max_running integer, updated_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    select t.queue, nullif(t.tenant, ''), t.weight, t.max_running, t.updated_at
+      from jq.tenant_policies t
+     order by t.queue, t.tenant
+$$;
+
+--
+-- Name: FUNCTION jq_tenant_policies(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_tenant_policies() IS 'Every tenant policy row: (queue, tenant, weight, max_running, updated_at); tenant null is jobs without a tenant, * a default.';
+
+--
+-- Name: jq_tenant_policy_delete(text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+declare
+    v_found boolean;
+begin
+    perform jq._check_queue(p_queue, p_wildcard => true);
+    -- No length limit here: a tenant too long for a policy simply has none.
+    perform jq._check_text(p_tenant, 'tenant', null, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
+    delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
+    get diagnostics v_found = row_count;
+    return v_found;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_tenant_policy_delete(p_queue text, p_tenant text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) IS 'Drop the policy row of (queue or *, tenant or * or null for no tenant); true when one existed. The tenant falls back to weight 1 and no cap (or a less specific row).';
+
+--
+-- Name: jq_tenant_policy_set(text, text, integer, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer DEFAULT NULL::integer, p_max_running integer DEFAULT NULL::integer) RETURNS TABLE(queue text, tenant text, weight integer, max_running integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+begin
+    perform jq._check_queue(p_queue, p_wildcard => true);
+    perform jq._check_text(p_tenant, 'tenant', 128, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
+    if p_weight is null and p_max_running is null then
+        raise exception 'weight and max_running must not both be null' using errcode = '22004',
+            hint = 'To drop a policy, call jq_tenant_policy_delete.';
+    elsif p_weight not between 1 and 1000 then
+        raise exception 'weight % is out of range', p_weight using errcode = '22023',
+            hint = 'A weight is a number of shares between 1 and 1000 (default 1).';
+    elsif p_max_running not between 0 and 1000000 then
+        raise exception 'max_running % is out of range', p_max_running using errcode = '22023',
+            hint = 'max_running is between 0 (paused) and 1000000; null for no cap.';
+    end if;
+    return query
+    insert into jq.tenant_policies as t (queue, tenant, weight, max_running, updated_at)
+    values (p_queue, coalesce(p_tenant, ''), p_weight, p_max_running, now())
+    on conflict on constraint tenant_policies_pkey do update
+       set weight = excluded.weight, max_running = excluded.max_running, updated_at = excluded.updated_at
+    returning t.queue, nullif(t.tenant, ''), t.weight, t.max_running;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer, p_max_running integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer, p_max_running integer) IS 'Set a tenant''s weight (shares, 1..1000) and max_running (cap on running jobs, 0 pauses) in a queue: (queue or *, tenant or * or null for no tenant, weight, max_running) -> the row.';
+
+--
+-- Name: jq_tenants(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_tenants(p_queue text DEFAULT NULL::text) RETURNS TABLE(queue text, tenant text, ready bigint, scheduled bigint, running bigint, weight integer, max_running integer, served bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    select c.queue, nullif(c.tkey, ''), c.ready, c.scheduled, c.running,
+           p.weight, p.max_running, coalesce(l.served, 0)
+      from (select j.queue, coalesce(j.tenant, '') as tkey,
+                   count(*) filter (where j.status = 'pending' and j.run_at <= jq._now()) as ready,
+                   count(*) filter (where j.status = 'pending' and j.run_at > jq._now()) as scheduled,
+                   count(*) filter (where j.status = 'processing') as running
+              from jq.jobs j
+             where p_queue is null or j.queue = p_queue
+             group by 1, 2) c
+      cross join lateral jq._tenant_policy(c.queue, c.tkey) p
+      left join jq.fair_lanes l on l.queue = c.queue and l.tenant = c.tkey
+     order by c.queue, c.tkey
+$$;
+
+--
+-- Name: FUNCTION jq_tenants(p_queue text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_tenants(p_queue text) IS 'Per (queue, tenant) with live jobs (queue or null for all): ready, scheduled, running, the weight and max_running in force, and jobs served while tenants shared the queue.';
+
+--
+-- Name: jq_version(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_version() RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    AS $$
+    select r.release from jq.release r
+$$;
+
+--
+-- Name: FUNCTION jq_version(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_version() IS 'The installed jq release, e.g. 0.4.0.';
+
+--
+-- Name: retry_delay(integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.retry_delay(p_attempts integer) RETURNS interval
+    LANGUAGE sql
+    AS $$
+    select make_interval(secs =>
+        greatest(1.0, least(3600.0, power(2, least(greatest(p_attempts, 1), 20)) * (0.75 + random() * 0.5))))
+$$;
+
+--
+-- Name: FUNCTION retry_delay(p_attempts integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.retry_delay(p_attempts integer) IS 'Retry backoff: delay after failed attempt n, about 2^n s with +-25% jitter, between 1 s and 1 h. Replaceable.';
+
+--
+-- Name: dead_jobs; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.dead_jobs (
+    id uuid NOT NULL,
+    queue text NOT NULL,
+    type text NOT NULL,
+    payload jsonb NOT NULL,
+    priority smallint NOT NULL,
+    run_at timestamp with time zone NOT NULL,
+    attempts smallint NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    tenant text,
+    last_error text NOT NULL,
+    error_fingerprint text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    failed_at timestamp with time zone NOT NULL,
+    concurrency_key text,
+    CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
+    CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT dead_jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT dead_jobs_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT dead_jobs_tenant_length CHECK (((char_length(tenant) >= 1) AND (char_length(tenant) <= 128))),
+    CONSTRAINT dead_jobs_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+);
+
+--
+-- Name: TABLE dead_jobs; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.dead_jobs IS 'Jobs that used up their attempts or were discarded; grouped by jq_dead_groups, requeued by jq_retry_dead.';
+
+--
+-- Name: fair_lanes; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.fair_lanes (
+    queue text NOT NULL,
+    tenant text NOT NULL,
+    pass double precision NOT NULL,
+    last_share double precision NOT NULL,
+    served bigint NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+)
+WITH (fillfactor='50', autovacuum_vacuum_scale_factor='0.0', autovacuum_vacuum_threshold='1000');
+
+--
+-- Name: TABLE fair_lanes; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.fair_lanes IS 'Per (queue, tenant) virtual time of the service a tenant had (pass: +1/weight per claimed job); jq_claim serves the tenant with the lowest pass first. Idle lanes are purged by jq_maintain.';
+
+--
+-- Name: idempotency_keys; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.idempotency_keys (
+    queue text NOT NULL,
+    idempotency_key text NOT NULL,
+    job_id uuid NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: TABLE idempotency_keys; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.idempotency_keys IS 'Dedupe store: a key maps to its job while the job is live and for settings.idempotency_window after it finished.';
+
+--
+-- Name: job_history; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.job_history (
+    id uuid NOT NULL,
+    queue text NOT NULL,
+    type text NOT NULL,
+    tenant text,
+    status text NOT NULL,
+    attempts smallint NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    last_error text,
+    run_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone NOT NULL,
+    CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
+)
+PARTITION BY RANGE (finished_at);
+
+--
+-- Name: TABLE job_history; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.job_history IS 'Append-only record of finished jobs, one partition per UTC day, rotated by jq_maintain.';
+
+--
+-- Name: job_history_default; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.job_history_default (
+    id uuid NOT NULL,
+    queue text NOT NULL,
+    type text NOT NULL,
+    tenant text,
+    status text NOT NULL,
+    attempts smallint NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    last_error text,
+    run_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    finished_at timestamp with time zone NOT NULL,
+    CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
+);
+
+--
+-- Name: jobs; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.jobs (
+    id uuid NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    type text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    priority smallint DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    locked_until timestamp with time zone,
+    locked_by text,
+    attempts smallint DEFAULT 0 NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    tenant text,
+    last_error text,
+    created_at timestamp with time zone NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    concurrency_key text,
+    deferred boolean DEFAULT false NOT NULL,
+    CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
+    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
+    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
+    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT jobs_status_valid CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text]))),
+    CONSTRAINT jobs_tenant_length CHECK (((char_length(tenant) >= 1) AND (char_length(tenant) <= 128))),
+    CONSTRAINT jobs_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='2000', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='5000', autovacuum_analyze_scale_factor='0', autovacuum_analyze_threshold='5000', autovacuum_vacuum_cost_delay='0');
+
+--
+-- Name: TABLE jobs; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing); finished jobs leave at once. Use the jq_* functions, not this table.';
+
+--
+-- Name: key_limits; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.key_limits (
+    type text NOT NULL,
+    max_running integer NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT key_limits_max_running_range CHECK (((max_running >= 1) AND (max_running <= 1000000))),
+    CONSTRAINT key_limits_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+);
+
+--
+-- Name: TABLE key_limits; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.key_limits IS 'Per job type: how many jobs sharing one concurrency_key may run at once (1 when the type has no row). Written by jq_key_limit_set.';
+
+--
+-- Name: migrations; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.migrations (
+    version integer NOT NULL,
+    release text NOT NULL,
+    name text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: TABLE migrations; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.migrations IS 'Ledger of applied jq schema migrations; the highest release is jq_version().';
+
+--
+-- Name: queue_settings; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.queue_settings (
+    queue text NOT NULL,
+    fair boolean DEFAULT true NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT queue_settings_queue_format CHECK (jq._is_queue_name(queue))
+);
+
+--
+-- Name: TABLE queue_settings; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.queue_settings IS 'Per queue: fair (tenants take turns, the default) or plain FIFO claiming. Written by jq_queue_set_fair.';
+
+--
+-- Name: queue_waiters; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.queue_waiters (
+    queue text NOT NULL,
+    worker text NOT NULL,
+    backend_pid integer NOT NULL,
+    since timestamp with time zone NOT NULL
+);
+
+--
+-- Name: TABLE queue_waiters; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.queue_waiters IS 'Workers waiting for work on a queue (jq_set_waiting); the NOTIFY trigger wakes only these queues.';
+
+--
+-- Name: release; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.release (
+    singleton boolean DEFAULT true NOT NULL,
+    release text NOT NULL,
+    installed_at timestamp with time zone NOT NULL,
+    CONSTRAINT release_singleton CHECK (singleton)
+);
+
+--
+-- Name: TABLE release; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.release IS 'The installed jq release (jq_version()) and when it was installed; written by the installer.';
+
+--
+-- Name: schedules; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.schedules (
+    name text NOT NULL,
+    cron text NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    type text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    priority smallint DEFAULT 0 NOT NULL,
+    max_attempts smallint,
+    jitter_seconds integer DEFAULT 0 NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    next_run_at timestamp with time zone,
+    last_slot_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    missed text DEFAULT 'latest'::text NOT NULL,
+    CONSTRAINT schedules_cron_length CHECK (((char_length(cron) >= 1) AND (char_length(cron) <= 255))),
+    CONSTRAINT schedules_jitter_range CHECK (((jitter_seconds >= 0) AND (jitter_seconds <= 86400))),
+    CONSTRAINT schedules_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT schedules_missed_valid CHECK ((missed = ANY (ARRAY['latest'::text, 'all'::text, 'none'::text]))),
+    CONSTRAINT schedules_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 128))),
+    CONSTRAINT schedules_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT schedules_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT schedules_timezone_length CHECK (((char_length(timezone) >= 1) AND (char_length(timezone) <= 64))),
+    CONSTRAINT schedules_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+);
+
+--
+-- Name: TABLE schedules; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.schedules IS 'Cron schedules in a named timezone with jitter; each slot enqueues one job (jq_schedule_put, jq_schedules_due, jq_schedules_fire).';
+
+--
+-- Name: settings; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.settings (
+    singleton boolean DEFAULT true NOT NULL,
+    idempotency_window interval DEFAULT '24:00:00'::interval NOT NULL,
+    history_retention interval DEFAULT '30 days'::interval NOT NULL,
+    history_premake_days integer DEFAULT 3 NOT NULL,
+    default_max_attempts integer DEFAULT 25 NOT NULL,
+    CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
+    CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
+    CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
+    CONSTRAINT settings_idempotency_window_positive CHECK ((idempotency_window > '00:00:00'::interval)),
+    CONSTRAINT settings_singleton CHECK (singleton)
+);
+
+--
+-- Name: TABLE settings; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts.';
+
+--
+-- Name: tenant_policies; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.tenant_policies (
+    queue text NOT NULL,
+    tenant text NOT NULL,
+    weight integer,
+    max_running integer,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tenant_policies_max_running_range CHECK (((max_running >= 0) AND (max_running <= 1000000))),
+    CONSTRAINT tenant_policies_not_empty CHECK (((weight IS NOT NULL) OR (max_running IS NOT NULL))),
+    CONSTRAINT tenant_policies_queue_format CHECK (((queue = '*'::text) OR jq._is_queue_name(queue))),
+    CONSTRAINT tenant_policies_tenant_length CHECK ((char_length(tenant) <= 128)),
+    CONSTRAINT tenant_policies_weight_range CHECK (((weight >= 1) AND (weight <= 1000)))
+);
+
+--
+-- Name: TABLE tenant_policies; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.tenant_policies IS 'Optional per-tenant weight (shares of a queue) and max_running (cap on running jobs) per (queue, tenant); queue or tenant ''*'' is the default for any; tenant '''' is jobs without a tenant. Written by jq_tenant_policy_set.';
+
+--
+-- Name: timezone_names; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.timezone_names (
+    name text NOT NULL
+);
+
+--
+-- Name: TABLE timezone_names; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.timezone_names IS 'Cache of IANA time zone names found in pg_timezone_names by jq_schedule_put (reading that view takes ~50 ms).';
+
+--
+-- Name: job_history_default; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.job_history ATTACH PARTITION jq.job_history_default DEFAULT;
+
+--
+-- Name: dead_jobs dead_jobs_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.dead_jobs
+    ADD CONSTRAINT dead_jobs_pkey PRIMARY KEY (id);
+
+--
+-- Name: fair_lanes fair_lanes_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.fair_lanes
+    ADD CONSTRAINT fair_lanes_pkey PRIMARY KEY (queue, tenant);
+
+--
+-- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.idempotency_keys
+    ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (queue, idempotency_key);
+
+--
+-- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+--
+-- Name: key_limits key_limits_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.key_limits
+    ADD CONSTRAINT key_limits_pkey PRIMARY KEY (type);
+
+--
+-- Name: migrations migrations_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.migrations
+    ADD CONSTRAINT migrations_pkey PRIMARY KEY (version);
+
+--
+-- Name: queue_settings queue_settings_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_settings
+    ADD CONSTRAINT queue_settings_pkey PRIMARY KEY (queue);
+
+--
+-- Name: queue_waiters queue_waiters_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters
+    ADD CONSTRAINT queue_waiters_pkey PRIMARY KEY (queue, worker);
+
+--
+-- Name: release release_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.release
+    ADD CONSTRAINT release_pkey PRIMARY KEY (singleton);
+
+--
+-- Name: schedules schedules_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.schedules
+    ADD CONSTRAINT schedules_pkey PRIMARY KEY (name);
+
+--
+-- Name: settings settings_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.settings
+    ADD CONSTRAINT settings_pkey PRIMARY KEY (singleton);
+
+--
+-- Name: tenant_policies tenant_policies_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.tenant_policies
+    ADD CONSTRAINT tenant_policies_pkey PRIMARY KEY (queue, tenant);
+
+--
+-- Name: timezone_names timezone_names_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.timezone_names
+    ADD CONSTRAINT timezone_names_pkey PRIMARY KEY (name);
+
+--
+-- Name: dead_jobs_failed_at_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX dead_jobs_failed_at_idx ON jq.dead_jobs USING btree (failed_at);
+
+--
+-- Name: dead_jobs_group_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX dead_jobs_group_idx ON jq.dead_jobs USING btree (type, error_fingerprint, failed_at);
+
+--
+-- Name: idempotency_keys_expires_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX idempotency_keys_expires_idx ON jq.idempotency_keys USING btree (expires_at);
+
+--
+-- Name: job_history_id_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX job_history_id_idx ON ONLY jq.job_history USING btree (id);
+
+--
+-- Name: job_history_default_id_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX job_history_default_id_idx ON jq.job_history_default USING btree (id);
+
+--
+-- Name: jobs_claim_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+
+--
+-- Name: jobs_deferred_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
+
+--
+-- Name: jobs_lease_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_lease_idx ON jq.jobs USING btree (queue, locked_until) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_running_key_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_running_key_idx ON jq.jobs USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
+
+--
+-- Name: jobs_running_tenant_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
+
+--
+-- Name: schedules_due_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX schedules_due_idx ON jq.schedules USING btree (next_run_at) WHERE enabled;
+
+--
+-- Name: job_history_default_id_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.job_history_id_idx ATTACH PARTITION jq.job_history_default_id_idx;
+
+--
+-- Name: jobs jobs_notify_ready; Type: TRIGGER; Schema: jq
+--
+
+CREATE TRIGGER jobs_notify_ready AFTER INSERT ON jq.jobs REFERENCING NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION jq._notify_ready();
+
+--
+-- Name: SCHEMA jq; Type: ACL; Schema: -
+--
+
+GRANT USAGE ON SCHEMA jq TO jq_producer;
+GRANT USAGE ON SCHEMA jq TO jq_worker;
+GRANT USAGE ON SCHEMA jq TO jq_admin;
+
+--
+-- Name: FUNCTION _channel(p_queue text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._channel(p_queue text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._channel(p_queue text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_concurrency_key(p_key text, p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_lease(p_lease interval); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_lease(p_lease interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_lease(p_lease interval) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_queue(p_queue text, p_prefix text, p_wildcard boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_queue(p_queue text, p_prefix text, p_wildcard boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_queue(p_queue text, p_prefix text, p_wildcard boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_schedule_name(p_name text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_schedule_name(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_schedule_name(p_name text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_text(p_value text, p_name text, p_max integer, p_nullable boolean, p_hint text, p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_text(p_value text, p_name text, p_max integer, p_nullable boolean, p_hint text, p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_text(p_value text, p_name text, p_max integer, p_nullable boolean, p_hint text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_timezone(p_timezone text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_timezone(p_timezone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_timezone(p_timezone text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_worker(p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_worker(p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_worker(p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_field(p_cron text, p_field text, p_label text, p_min integer, p_max integer, p_names text[], p_open_max integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_field(p_cron text, p_field text, p_label text, p_min integer, p_max integer, p_names text[], p_open_max integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_field(p_cron text, p_field text, p_label text, p_min integer, p_max integer, p_names text[], p_open_max integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _drop_history_partitions(p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._drop_history_partitions(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._drop_history_partitions(p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _explain_bad_job(p_jobs jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._explain_bad_job(p_jobs jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._explain_bad_job(p_jobs jsonb) TO jq_admin;
+
+--
+-- Name: FUNCTION _is_filled_text(p_value text, p_max integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._is_filled_text(p_value text, p_max integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._is_filled_text(p_value text, p_max integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _is_queue_name(p_queue text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._is_queue_name(p_queue text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._is_queue_name(p_queue text) TO jq_admin;
+
+--
+-- Name: FUNCTION _is_run_at_in_range(p_run_at timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._is_run_at_in_range(p_run_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._is_run_at_in_range(p_run_at timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _job_json_ok(p_job jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._job_json_ok(p_job jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._job_json_ok(p_job jsonb) TO jq_admin;
+
+--
+-- Name: FUNCTION _key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _key_room(p_type text, p_key text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._key_room(p_type text, p_key text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._key_room(p_type text, p_key text) TO jq_admin;
+
+--
+-- Name: FUNCTION _make_history_partitions(p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._make_history_partitions(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._make_history_partitions(p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _migration_pending(p_version integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._migration_pending(p_version integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._migration_pending(p_version integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _notify_ready(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._notify_ready() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._notify_ready() TO jq_admin;
+
+--
+-- Name: FUNCTION _now(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._now() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._now() TO jq_admin;
+
+--
+-- Name: FUNCTION _raise_bad_argument(p_message text, p_sqlstate text, p_hint text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._raise_bad_argument(p_message text, p_sqlstate text, p_hint text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._raise_bad_argument(p_message text, p_sqlstate text, p_hint text) TO jq_admin;
+
+--
+-- Name: FUNCTION _reap_expired(p_queue text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._reap_expired(p_queue text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._reap_expired(p_queue text, p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _release_order(p_release text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._release_order(p_release text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._release_order(p_release text) TO jq_admin;
+
+--
+-- Name: FUNCTION _retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION _schedule_key(p_name text, p_slot timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._schedule_key(p_name text, p_slot timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._schedule_key(p_name text, p_slot timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) TO jq_admin;
+
+--
+-- Name: FUNCTION error_fingerprint(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.error_fingerprint(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.error_fingerprint(p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_cancel(p_job_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_cancel(p_job_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_cancel(p_job_id uuid) TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_cancel(p_job_id uuid) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_enqueue_many(p_jobs jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_fail(p_job_id uuid, p_worker text, p_error text, p_retry_in interval, p_discard boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_retry_in interval, p_discard boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_retry_in interval, p_discard boolean) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_retry_in interval, p_discard boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_key_limit_delete(p_type text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_key_limit_delete(p_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_key_limit_delete(p_type text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_key_limit_set(p_type text, p_max_running integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_maintain(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_maintain() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_maintain() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_maintain() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_queue_set_fair(p_queue text, p_fair boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_release(p_job_ids uuid[], p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedule_delete(p_name text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedule_delete(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedule_delete(p_name text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedule_pause(p_name text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedule_pause(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedule_pause(p_name text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb, p_queue text, p_priority integer, p_jitter_seconds integer, p_max_attempts integer, p_missed text, p_next_run_at timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb, p_queue text, p_priority integer, p_jitter_seconds integer, p_max_attempts integer, p_missed text, p_next_run_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text, p_type text, p_payload jsonb, p_queue text, p_priority integer, p_jitter_seconds integer, p_max_attempts integer, p_missed text, p_next_run_at timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedule_resume(p_name text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedule_resume(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedule_resume(p_name text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedules(p_name text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedules(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedules(p_name text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedules_due(p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedules_due(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedules_due(p_limit integer) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_schedules_due(p_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_stats(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_stats() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_stats() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_stats() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_status(p_job_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_status(p_job_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_status(p_job_id uuid) TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_status(p_job_id uuid) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_status(p_job_id uuid) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_tenant_policies(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_tenant_policies() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_tenant_policies() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_tenant_policy_delete(p_queue text, p_tenant text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer, p_max_running integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer, p_max_running integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weight integer, p_max_running integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_tenants(p_queue text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_tenants(p_queue text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_tenants(p_queue text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_version(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_version() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_version() TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_version() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_version() TO jq_admin;
+
+--
+-- Name: FUNCTION retry_delay(p_attempts integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.retry_delay(p_attempts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.retry_delay(p_attempts integer) TO jq_admin;
+
+--
+-- Name: TABLE dead_jobs; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.dead_jobs TO jq_admin;
+
+--
+-- Name: TABLE fair_lanes; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.fair_lanes TO jq_admin;
+
+--
+-- Name: TABLE idempotency_keys; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.idempotency_keys TO jq_admin;
+
+--
+-- Name: TABLE job_history; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.job_history TO jq_admin;
+
+--
+-- Name: TABLE job_history_default; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.job_history_default TO jq_admin;
+
+--
+-- Name: TABLE jobs; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.jobs TO jq_admin;
+
+--
+-- Name: TABLE key_limits; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.key_limits TO jq_admin;
+
+--
+-- Name: TABLE migrations; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.migrations TO jq_admin;
+
+--
+-- Name: TABLE queue_settings; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.queue_settings TO jq_admin;
+
+--
+-- Name: TABLE queue_waiters; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.queue_waiters TO jq_admin;
+
+--
+-- Name: TABLE release; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.release TO jq_admin;
+
+--
+-- Name: TABLE schedules; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.schedules TO jq_admin;
+
+--
+-- Name: TABLE settings; Type: ACL; Schema: jq
+--
+
+GRANT SELECT,UPDATE ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: TABLE tenant_policies; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.tenant_policies TO jq_admin;
+
+--
+-- Name: TABLE timezone_names; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.timezone_names TO jq_admin;
