@@ -88,9 +88,7 @@ declare
     v_left   integer := p_limit;
     v_round  integer := 0;
 begin
-    if p_queue is null then
-        raise exception 'queue must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
     perform jq._check_lease(p_lease);
     if p_limit is null or p_limit < 1 or p_limit > 1000 then

@@ -22,7 +22,7 @@ begin
         open         boolean,           -- may still yield jobs (false once it ran dry)
         -- the tenant's figures, the same on each of its groups:
         weight       integer,           -- its shares (jq.tenant_policies; 1 by default)
-        room         integer,           -- jobs it may still start under its cap; null: no cap
+        room         integer,           -- jobs its cap lets this claim start (got counts against it); null: no cap
         pass         double precision,  -- its lane's pass in jq.fair_lanes; null: no lane
         eff          double precision,  -- where it stands in this claim (0 unless fair and shared)
         got          integer,           -- jobs it has been given in this claim so far
