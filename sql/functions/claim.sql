@@ -1,6 +1,6 @@
 -- Claim: workers lease runnable jobs.
 --
--- Order (DESIGN "Rules", issue #8): priority first; among ready jobs of equal
+-- Order (docs/fairness.md, "The claim order"): priority first; among ready jobs of equal
 -- priority, tenants take turns by weighted fair share; within a tenant, the
 -- oldest run_at first. Jobs without a tenant are one tenant of their own. A
 -- queue set plain (jq_queue_set_fair) orders by priority, then run_at, across
