@@ -384,3 +384,9 @@ def test_committed_schema_matches_a_fresh_install(empty_database):
         "sql/schema.sql differs from what sql/install.sql produces. If the change is intended, regenerate it:\n"
         f"    {SCHEMA_REGENERATE}\nand review the diff (git diff sql/schema.sql)."
     )
+
+
+def test_python_package_and_schema_share_the_release() -> None:
+    """pyjq.__version__ (the one place of the Python package's number, which pyproject.toml reads)
+    is the release sql/bootstrap.sql installs."""
+    assert pyjq.__version__ == RELEASE
