@@ -1447,6 +1447,16 @@ begin
         raise exception 'limit % is out of range', coalesce(p_limit::text, 'null')
             using errcode = '22023', hint = 'Claim between 1 and 1000 jobs at a time.';
     end if;
+    -- The caps count running jobs in a statement after their advisory lock is
+    -- taken, which sees jobs another claimer just committed only under READ
+    -- COMMITTED: a REPEATABLE READ snapshot would let two claimers both take
+    -- a tenant's last slot.
+    if current_setting('transaction_isolation') <> 'read committed' then
+        raise exception 'jq_claim needs READ COMMITTED isolation; this transaction is %',
+            upper(current_setting('transaction_isolation'))
+            using errcode = '25000',
+                  hint = 'Claim in a READ COMMITTED transaction of its own (autocommit is fine).';
+    end if;
     if p_types is not null and cardinality(p_types) = 0 then
         return;
     end if;
