@@ -48,7 +48,7 @@ def serve(ctx: click.Context, host: str, port: int, dsn: str | None, max_body: i
 
         from ..http import TokenConfigError, create_app, load_tokens
     except ModuleNotFoundError as exc:
-        raise CLIError(f"pyjq serve needs {exc.name}: pip install 'pyjq[server]'", exit_code=2) from exc
+        raise CLIError(f"pyjq serve needs {exc.name}: pip install 'pgjq[server]'", exit_code=2) from exc
     try:
         tokens = load_tokens()
     except TokenConfigError as exc:
