@@ -35,20 +35,25 @@ def _backends(dsn: str) -> int:
     return int(row[0])
 
 
-def _enqueue_interleaved(bouncer_dsn: str, n: int, clients: int = 3) -> list[str]:
-    """n jobs by pyjq.enqueue from ``clients`` application connections with psycopg's default
-    prepare_threshold (5), one transaction each, overlapping so that they land on different
-    server connections."""
+def _enqueue_interleaved(bouncer_dsn: str, n: int, clients: int = 4) -> list[str]:
+    """n jobs by pyjq.enqueue (and pyjq.status) from ``clients`` application connections with
+    psycopg's default prepare_threshold (5), one transaction each, overlapping and committed in a
+    rotating order so that they land on different server connections; half the clients call
+    status before enqueue, so a client that prepared statements would give the same name to
+    different statements on different server connections."""
     conns = [psycopg.connect(bouncer_dsn) for _ in range(clients)]
     ids: list[str] = []
     try:
         assert all(c.prepare_threshold == 5 for c in conns)
         for i in range(0, n, clients):
-            for k, conn in enumerate(conns):  # open a transaction on each before committing any
-                if i + k < n:
-                    ids.append(str(pyjq.enqueue(conn, "work", {"i": i + k}).job_id))
+            for k, conn in enumerate(conns[: n - i]):  # a transaction open on each before any commits
+                if k % 2 and ids:
                     pyjq.status(conn, ids[-1])
-            for conn in conns:
+                ids.append(str(pyjq.enqueue(conn, "work", {"i": i + k}).job_id))
+                if not k % 2:
+                    pyjq.status(conn, ids[-1])
+            shift = (i // clients) % clients
+            for conn in conns[shift:] + conns[:shift]:
                 conn.commit()
     finally:
         for conn in conns:
