@@ -61,6 +61,7 @@ GROUPS = ("unit", "db", "processes")
 # Modules (file name) and single tests (file::function) in the `processes` group.
 PROCESS_TESTS = {
     "test_chaos.py",
+    "test_connections.py",
     "test_install.py",
     "test_polyglot.py",
     "test_worker_process.py",

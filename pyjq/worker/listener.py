@@ -11,10 +11,11 @@ the backend that ran LISTEN, and forgotten when the connection goes. After a
 
 A connection that dies quietly: every :data:`CHECK_INTERVAL` seconds the
 session is checked with one statement (same backend? still listening on
-every channel?) answered within :data:`CHECK_TIMEOUT` seconds, else the
-connection is dropped and made again. A terminated backend
-(``pg_terminate_backend``, a server restart) is noticed at once, a silent one
-within CHECK_INTERVAL + CHECK_TIMEOUT = 10 s. Reconnecting tries again every
+every channel?) unless something else came through it meanwhile; a statement
+on it not answered within :data:`CHECK_TIMEOUT` seconds drops the connection,
+which is made again. A terminated backend (``pg_terminate_backend``, a server
+restart) is noticed at once, a silent one within CHECK_INTERVAL +
+CHECK_TIMEOUT = 8 s. Reconnecting tries again every
 0.25 s early in an outage (connections.probe_delay).
 
 Not a session: behind a pooler in transaction mode (PgBouncer) a LISTEN runs
@@ -32,8 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable
 from contextlib import suppress
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -45,8 +47,10 @@ from .timing import wait
 
 __all__ = ["CHECK_INTERVAL", "CHECK_TIMEOUT", "Listener"]
 
+T = TypeVar("T")
+
 CHECK_INTERVAL = 5.0  # seconds between checks of the LISTEN session
-CHECK_TIMEOUT = 5.0  # a check not answered within this is a dead connection
+CHECK_TIMEOUT = 3.0  # a statement not answered within this: the connection is dead
 
 
 class NotASession(Exception):
@@ -63,6 +67,7 @@ class Listener:
             self._channels.setdefault(notify_channel(q.name), []).append(q)
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._backend_pid = 0  # the backend that ran LISTEN
+        self._last_answer = 0.0  # monotonic time the connection last answered or delivered
         self.pooled = False  # found not to be a session: listening stopped for good
         # Marks to set on the connection: (queues, waiting, whether it was done).
         self._marks: list[tuple[list[Queue], bool, asyncio.Future[bool]]] = []
@@ -121,6 +126,7 @@ class Listener:
         for channel in self._channels:
             await listen_async(conn, channel)
         self._backend_pid = conn.info.backend_pid
+        self._last_answer = time.monotonic()
         # A second connection never lands on our backend, nor on one that listens on our
         # channels, unless a pooler hands server connections from client to client.
         async with await connect(self._conninfo) as other:
@@ -162,8 +168,9 @@ class Listener:
             self._marks_kick.clear()
             receiver = asyncio.create_task(self._receive(conn))
             kicked = asyncio.create_task(self._marks_kick.wait())
+            check_in = max(0.0, self._last_answer + CHECK_INTERVAL - time.monotonic())
             try:
-                await asyncio.wait({receiver, kicked}, timeout=CHECK_INTERVAL, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({receiver, kicked}, timeout=check_in, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 kicked.cancel()
                 if not receiver.done():
@@ -178,32 +185,50 @@ class Listener:
             if receiver.done() and not receiver.cancelled():
                 receiver.result()  # a connection error ends the session
                 return
-            if not self._marks_kick.is_set():
+            if time.monotonic() >= self._last_answer + CHECK_INTERVAL:
                 await self._check_session(conn)
 
     async def _check_session(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """One statement: still our backend, still listening? Else the connection is done."""
         self._state.stats["listen_check"] += 1
         self._state.stats["round_trips"] += 1
-        try:
-            seen = await asyncio.wait_for(
-                LISTEN_SESSION.run_async(conn, channels=list(self._channels)), CHECK_TIMEOUT
-            )
-        except TimeoutError:
-            raise psycopg.OperationalError(f"the LISTEN connection did not answer within {CHECK_TIMEOUT:g} s") from None
+        seen = await self._answered(conn, LISTEN_SESSION.run_async(conn, channels=list(self._channels)))
         if seen is None or seen.backend_pid != self._backend_pid:
             answered = seen.backend_pid if seen else "?"
             raise NotASession(f"backend {answered} answered, LISTEN ran on {self._backend_pid}")
         if not seen.listening:
             raise psycopg.OperationalError("the LISTEN connection no longer listens on every channel")
 
+    async def _answered(self, conn: psycopg.AsyncConnection[Any], statement: Awaitable[T]) -> T:
+        """The answer of a statement on the LISTEN connection, within CHECK_TIMEOUT or the connection is closed."""
+        task = asyncio.ensure_future(statement)
+        done, _pending = await asyncio.wait({task}, timeout=CHECK_TIMEOUT)
+        if not done:
+            # Close first, then cancel: cancelling alone has psycopg ask the silent backend to
+            # cancel the query and wait 5 s more for it.
+            await conn.close()
+            task.cancel()
+            with suppress(BaseException):
+                await task
+            raise psycopg.OperationalError(f"the LISTEN connection did not answer within {CHECK_TIMEOUT:g} s")
+        answer = task.result()
+        self._last_answer = time.monotonic()
+        return answer
+
     async def _set_marks(self, conn: psycopg.AsyncConnection[Any]) -> None:
         while self._marks:
             queues, waiting, fut = self._marks.pop(0)
             self._state.stats["set_waiting"] += 1
             self._state.stats["round_trips"] += 1
-            done = await SET_WAITING_ON_BACKEND.run_async(
-                conn, queues=[q.name for q in queues], worker=self._name, waiting=waiting, backend_pid=self._backend_pid
+            done = await self._answered(
+                conn,
+                SET_WAITING_ON_BACKEND.run_async(
+                    conn,
+                    queues=[q.name for q in queues],
+                    worker=self._name,
+                    waiting=waiting,
+                    backend_pid=self._backend_pid,
+                ),
             )
             if done is None:  # landed on another backend: nothing was marked
                 if not fut.done():
@@ -216,6 +241,7 @@ class Listener:
 
     async def _receive(self, conn: psycopg.AsyncConnection[Any]) -> None:
         async for note in conn.notifies():
+            self._last_answer = time.monotonic()
             due = _due_time(note.payload)
             for q in self._channels.get(note.channel, ()):
                 if due is not None:  # 'at <epoch>': a job becomes ready then; our mark stays
