@@ -15,7 +15,7 @@ every channel?) unless something else came through it meanwhile; a statement
 on it not answered within :data:`CHECK_TIMEOUT` seconds drops the connection,
 which is made again. A terminated backend (``pg_terminate_backend``, a server
 restart) is noticed at once, a silent one within CHECK_INTERVAL +
-CHECK_TIMEOUT = 8 s. Reconnecting tries again every
+CHECK_TIMEOUT = 10 s. Reconnecting tries again every
 0.25 s early in an outage (connections.probe_delay).
 
 Not a session: behind a pooler in transaction mode (PgBouncer) a LISTEN runs
@@ -49,7 +49,7 @@ __all__ = ["CHECK_INTERVAL", "CHECK_TIMEOUT", "Listener"]
 
 T = TypeVar("T")
 
-CHECK_INTERVAL = 5.0  # seconds between checks of the LISTEN session
+CHECK_INTERVAL = 7.0  # seconds between checks of the LISTEN session (when nothing else came through)
 CHECK_TIMEOUT = 3.0  # a statement not answered within this: the connection is dead
 
 
