@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shutil
+import tempfile
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
+from harness.bouncer import Bouncer
 from helpers import invoke_cli, wait_until
+from psycopg.conninfo import make_conninfo
 
 import pyjq
 from pyjq.scheduler import Scheduler
@@ -126,17 +133,40 @@ def _waiters(dsn: str, worker: pyjq.Worker) -> list[tuple[str, int]]:
         ).fetchall()
 
 
-@pytest.mark.parametrize("setup", ["listen_dsn", "no_listen", "undeclared"])
-def test_idle_pickup_through_transaction_pooling(dsn, bouncer_dsn, setup, caplog, capsys):
-    """The worker claims through PgBouncer; LISTEN goes to a direct listen_dsn (a notification
-    wakes it: fast pickup), or nowhere (listen=False, or not declared and detected): the safety
-    poll finds the job within poll_interval and no waiting mark is ever left behind."""
+@pytest.fixture(scope="module")
+def session_bouncer_port() -> Iterator[int]:
+    """A second PgBouncer, in session pooling mode, in front of the test server."""
+    root = Path(tempfile.mkdtemp(prefix="jq-bouncer.", dir="/tmp"))
+    root.chmod(0o755)  # as root, PgBouncer runs as the postgres user
+    bouncer = Bouncer(root, server_port=int(os.environ["PGPORT"]), pool_mode="session")
+    try:
+        bouncer.start()
+        assert bouncer.port is not None
+        yield bouncer.port
+    finally:
+        bouncer.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize("setup", ["session_mode", "listen_dsn", "no_listen", "undeclared"])
+def test_idle_pickup_through_pgbouncer(request, dsn, bouncer_dsn, setup, caplog, capsys):
+    """Session mode: LISTEN works through PgBouncer as it does directly. Transaction mode: the
+    worker claims through PgBouncer; LISTEN goes to a direct listen_dsn (a notification wakes it:
+    fast pickup), or nowhere (listen=False, or not declared and detected): the safety poll finds
+    the job within poll_interval and no waiting mark is ever left behind."""
     poll = 0.5
     kwargs: dict = {"listen_dsn": dsn} if setup == "listen_dsn" else {"listen": False} if setup == "no_listen" else {}
+    if setup == "session_mode":
+        port = request.getfixturevalue("session_bouncer_port")
+        bouncer_dsn = make_conninfo(bouncer_dsn, port=port)
     worker = pyjq.Worker(bouncer_dsn, queues={"default": 4}, poll_interval=poll, schedules=False, **kwargs)
     caplog.set_level(logging.INFO, logger="pyjq.worker")
     latencies = asyncio.run(_idle_pickup(worker, bouncer_dsn))
-    if setup == "listen_dsn":
+    if setup == "session_mode":
+        assert max(latencies) < 0.25, latencies
+        assert "does not keep its session" not in caplog.text
+        assert worker.stats.get("set_waiting", 0) > 0
+    elif setup == "listen_dsn":
         assert max(latencies) < 0.25, latencies
         assert worker.stats.get("set_waiting", 0) > 0
     else:
@@ -148,7 +178,7 @@ def test_idle_pickup_through_transaction_pooling(dsn, bouncer_dsn, setup, caplog
         assert "does not keep its session" in caplog.text
     with capsys.disabled():
         print(
-            f"\nidle pickup via pgbouncer ({setup}, poll {poll} s): median {sorted(latencies)[2] * 1000:.0f} ms,"
+            f"\nidle pickup through pgbouncer ({setup}, poll {poll} s): median {sorted(latencies)[2] * 1000:.0f} ms,"
             f" max {max(latencies) * 1000:.0f} ms"
         )
 

@@ -125,7 +125,11 @@ class Listener:
         """LISTEN on every channel, then make sure this connection is a session of its own."""
         for channel in self._channels:
             await listen_async(conn, channel)
-        self._backend_pid = conn.info.backend_pid
+        # The server's pid, not conn.info.backend_pid: behind PgBouncer that is PgBouncer's own key.
+        own = await LISTEN_SESSION.run_async(conn, channels=list(self._channels))
+        if own is None or not own.listening:
+            raise NotASession("the statement after LISTEN ran on a backend that does not listen")
+        self._backend_pid = own.backend_pid
         self._last_answer = time.monotonic()
         # A second connection never lands on our backend, nor on one that listens on our
         # channels, unless a pooler hands server connections from client to client.
