@@ -28,9 +28,10 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import pyjq  # noqa: E402
-from harness.bouncer import Bouncer  # noqa: E402
-from pyjq.dev.localpg import ThrowawayPostgres  # noqa: E402
+from harness.bouncer import Bouncer
+
+import pyjq
+from pyjq.dev.localpg import ThrowawayPostgres
 
 
 async def pickups(worker_dsn: str, producer_dsn: str, rounds: int, **opts: Any) -> list[float]:

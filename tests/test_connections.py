@@ -151,9 +151,7 @@ def _restart_server() -> float:
 
 @HAS_PGCTL
 @pytest.mark.parametrize("through", ["direct", "pgbouncer"])
-def test_worker_claims_within_a_second_of_a_crashed_server_accepting_connections(
-    request, dsn, through, caplog, capsys
-):
+def test_worker_claims_within_a_second_of_a_crashed_server_accepting_connections(request, dsn, through, caplog, capsys):
     """After pg_ctl restart -m immediate the worker claims again within 1 s of the server accepting
     connections (psycopg_pool's backoff made it about 5.4 s): measured from the restart's return
     to the handler start of a job enqueued right then, with a 30 s safety poll."""
@@ -188,9 +186,7 @@ def _closed_port() -> int:
 
 def test_unreachable_database_at_start_is_logged_with_backoff_and_connect_timeout(caplog):
     port = _closed_port()
-    worker = pyjq.Worker(
-        f"host=127.0.0.1 port={port} user=postgres dbname=app", connect_timeout=2.0, schedules=False
-    )
+    worker = pyjq.Worker(f"host=127.0.0.1 port={port} user=postgres dbname=app", connect_timeout=2.0, schedules=False)
 
     @worker.handler("ping")
     async def ping(job: pyjq.Job) -> None:

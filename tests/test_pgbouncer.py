@@ -179,8 +179,8 @@ def test_idle_pickup_through_pgbouncer(request, dsn, bouncer_dsn, setup, caplog,
         assert "does not keep its session" in caplog.text
     with capsys.disabled():
         print(
-            f"\nidle pickup through pgbouncer ({setup}, poll {poll} s): median {statistics.median(latencies) * 1e3:.0f} ms,"
-            f" max {max(latencies) * 1000:.0f} ms"
+            f"\nidle pickup through pgbouncer ({setup}, poll {poll} s):"
+            f" median {statistics.median(latencies) * 1e3:.0f} ms, max {max(latencies) * 1e3:.0f} ms"
         )
 
 

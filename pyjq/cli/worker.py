@@ -76,8 +76,7 @@ class QueueSlots(click.ParamType):
     "--listen-dsn",
     metavar="DSN",
     default=None,
-    help="A direct connection (not through PgBouncer in transaction mode) for LISTEN/NOTIFY; "
-    "default the worker's dsn.",
+    help="A direct connection (not through PgBouncer in transaction mode) for LISTEN/NOTIFY; default the dsn.",
 )
 @click.option(
     "--no-listen",
