@@ -38,19 +38,14 @@ handlers, batches calls and keeps connections healthy:
   running jobs get ``shutdown_grace`` seconds to finish, the rest are handed
   back with ``jq_release``, results are flushed. A second signal skips the
   grace period.
-* Connection loss never kills the worker: every call catches
-  ``psycopg.OperationalError``, backs off and tries again; a call that needs a
-  connection during an outage probes the server every 0.25 s and goes on
-  within one probe of the server accepting connections; results wait in the
-  buffer until they can be written; the LISTEN connection reconnects (a
-  quietly dead one is noticed within 10 s) and every queue is claimed once, in
-  case a notification was missed. At start an unreachable database is retried
-  with a growing delay, each attempt logged with host, port and the error
-  (``connect_timeout``: give up after that many seconds).
-* Behind PgBouncer in transaction mode: no statement is ever prepared; LISTEN
-  goes to ``listen_dsn`` (a direct connection) when given; without one
-  (``listen=False``, or the listener finds its connection is not a session)
-  nothing is marked waiting and the safety poll finds every job.
+* Connection loss never kills the worker (``connections``, ``listener``):
+  calls retry; during an outage a connection is tried every 0.25 s; a
+  quietly dead LISTEN connection is replaced within 10 s; at start an
+  unreachable database is logged (host, port, error) and retried, or given
+  up after ``connect_timeout``.
+* Behind PgBouncer in transaction mode nothing is prepared; LISTEN goes to
+  ``listen_dsn``; without one nothing is marked waiting and the safety poll
+  finds every job.
 * ``jq_maintain`` runs every ``maintain_interval`` seconds (with jitter).
 * The cron scheduler (``pyjq.scheduler.Scheduler``) fires due schedules
   every ``poll_interval`` (at least 5 s; cron slots are minutes), on a
