@@ -15,7 +15,7 @@ every channel?) unless something else came through it meanwhile; a statement
 on it not answered within :data:`CHECK_TIMEOUT` seconds drops the connection,
 which is made again. A terminated backend (``pg_terminate_backend``, a server
 restart) is noticed at once, a silent one within CHECK_INTERVAL +
-CHECK_TIMEOUT = 10 s. Reconnecting tries again every
+CHECK_TIMEOUT = 10 s (then reconnected). Reconnecting tries again every
 0.25 s early in an outage (connections.probe_delay).
 
 Not a session: behind a pooler in transaction mode (PgBouncer) a LISTEN runs
