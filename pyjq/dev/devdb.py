@@ -9,7 +9,8 @@ Unlike the demo's LocalPostgres block, nothing here stops the server when the
 Python process ends: pg_ctl starts it detached, and it runs until `stop` (or a
 reboot). The cluster, its port and the database name live in the folder; a
 later `start` reuses all three, and takes another port only when something
-else listens on the remembered one (``port_moved_from`` then says which).
+else listens on the remembered one (``port_moved_from`` then says which). The
+first start takes the first free port from 5433 up.
 """
 
 from __future__ import annotations
@@ -21,25 +22,35 @@ import psycopg
 
 import pyjq
 
-from .localpg import Cluster, LocalPostgres, find_bindir
+from .localpg import Cluster, LocalPostgres, _free_port, _port_free, find_bindir
 
 __all__ = ["DEFAULT_DBNAME", "DEFAULT_DIR", "DevDatabase"]
 
 DEFAULT_DIR = Path(".jq-dev/db")  # beside the demo's cluster in .jq-dev/, not inside its data
 DEFAULT_DBNAME = "app"
+# The first start takes the first free one: below Linux's ephemeral range (so no
+# outgoing connection holds it by chance), beside 5432 (left to a real server).
+FIRST_PORTS = range(5433, 5533)
 SETTINGS_FILE = "dev-db.json"  # in the folder: the database name `url` and `status` report
 
 
+def _first_free_port() -> int:
+    """The first free port of FIRST_PORTS, else any free one."""
+    return next((port for port in FIRST_PORTS if _port_free(port)), None) or _free_port()
+
+
 class _RememberedPortPostgres(LocalPostgres):
-    """LocalPostgres that notes when the remembered port was taken and it moved."""
+    """LocalPostgres whose port comes from FIRST_PORTS, and that notes when the
+    remembered port was taken and it moved (``port_moved_from``)."""
 
     port_moved_from: int | None = None
 
     def _choose_port(self, cluster: Cluster) -> int:  # type: ignore[override]
         remembered = cluster.configured_port()
-        port = LocalPostgres._choose_port(cluster)
-        self.port_moved_from = remembered if remembered not in (None, port) else None
-        return port
+        if remembered is not None and (cluster.running() or _port_free(remembered)):
+            return remembered
+        self.port_moved_from = remembered
+        return _first_free_port()
 
 
 class DevDatabase:
