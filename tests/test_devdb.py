@@ -104,7 +104,8 @@ def test_a_taken_port_moves_to_a_free_one_and_says_so(folder: Path) -> None:
     url = moved.stdout.strip()
     new_port = int(url.rsplit(":", 1)[1].split("/")[0])
     assert new_port != old_port
-    assert f"port {old_port}" in moved.stderr and "is taken" in moved.stderr and f"using port {new_port}" in moved.stderr
+    assert f"port {old_port}" in moved.stderr and "is taken" in moved.stderr
+    assert f"using port {new_port}" in moved.stderr
     with psycopg.connect(url, connect_timeout=10) as conn:
         assert pyjq.installed_version(conn)
 

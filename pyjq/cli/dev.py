@@ -106,7 +106,7 @@ def _shell_option(func: Any) -> Any:
         "--env",
         "as_shell",
         is_flag=True,
-        help="Print `export DATABASE_URL=...`, for eval \"$(pyjq dev db ... --shell)\".",
+        help='Print `export DATABASE_URL=...`, for eval "$(pyjq dev db ... --shell)".',
     )(func)
 
 
