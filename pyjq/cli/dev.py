@@ -71,7 +71,6 @@ def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int
     if ctx.invoked_subcommand is not None:
         return
     try:
-        from ..dev.localpg import LocalPostgresError
         from ..dev.run import run
     except ModuleNotFoundError as exc:
         raise CLIError(f"pyjq dev needs {exc.name}: pip install 'pgjq[demo]'", exit_code=2) from exc
