@@ -68,6 +68,10 @@ def test_start_url_status_stop_and_start_again_on_the_same_port(folder: Path) ->
     # The command has exited; the server is still up, with jq installed.
     with psycopg.connect(url, connect_timeout=10) as conn:
         assert pyjq.installed_version(conn)
+    # A connection the server closes first leaves its port in TIME_WAIT after the
+    # stop below: that must not count as taken (the port moved on every restart).
+    with psycopg.connect(url, autocommit=True) as conn, pytest.raises(psycopg.OperationalError):
+        conn.execute("select pg_terminate_backend(pg_backend_pid())")
 
     assert pyjq_dev_db("url", "--dir", str(folder)).stdout == f"{url}\n"
     assert pyjq_dev_db("url", "--dir", str(folder), "--shell").stdout == f"export DATABASE_URL={url}\n"
@@ -98,6 +102,7 @@ def test_a_taken_port_moves_to_a_free_one_and_says_so(folder: Path) -> None:
     assert pyjq_dev_db("stop", "--dir", str(folder)).returncode == 0
 
     with socket.socket() as squatter:
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # despite TIME_WAIT left by the server
         squatter.bind(("127.0.0.1", old_port))
         squatter.listen()
         moved = start(folder)
