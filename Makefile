@@ -16,7 +16,7 @@ BENCH_ARGS ?=
 RUN_ARGS ?=
 export PYTHON VENV PYTEST_ARGS PGPROVE_ARGS
 
-.PHONY: help deps venv lint test test-sql test-py soak bench bench-quick run clean
+.PHONY: help deps venv lint test test-sql test-py soak bench bench-quick run db db-stop clean
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z0-9_.-]+:.*## / { printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -66,6 +66,12 @@ bench-quick: deps $(VENV)/.bench-installed ## The benchmarks at small sizes (a f
 
 run: deps venv ## The demo: jq on a local PostgreSQL in .jq-dev/ (or DATABASE_URL), live; RUN_ARGS="--serve" keeps serving
 	$(VENV)/bin/pyjq dev $(RUN_ARGS)
+
+db: deps venv ## A development PostgreSQL with jq for your app in .jq-dev/db/, up until `make db-stop`; prints DATABASE_URL
+	@$(VENV)/bin/pyjq dev db start
+
+db-stop: deps venv ## Stop the `make db` PostgreSQL (its data stays in .jq-dev/db/)
+	@$(VENV)/bin/pyjq dev db stop
 
 clean: ## Remove .venv, .tmp and caches
 	rm -rf $(VENV) .tmp .pytest_cache
