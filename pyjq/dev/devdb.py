@@ -16,14 +16,13 @@ first start takes the first free port from 5433 up.
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import psycopg
 
 import pyjq
 
-from .localpg import Cluster, LocalPostgres, _free_port, find_bindir
+from .localpg import Cluster, LocalPostgres, _free_port, _port_free, find_bindir
 
 __all__ = ["DEFAULT_DBNAME", "DEFAULT_DIR", "DevDatabase"]
 
@@ -33,19 +32,6 @@ DEFAULT_DBNAME = "app"
 # outgoing connection holds it by chance), beside 5432 (left to a real server).
 FIRST_PORTS = range(5433, 5533)
 SETTINGS_FILE = "dev-db.json"  # in the folder: the database name `url` and `status` report
-
-
-def _port_free(port: int) -> bool:
-    """Whether PostgreSQL could listen on 127.0.0.1:port. SO_REUSEADDR as PostgreSQL
-    binds: connections of a just-stopped server linger in TIME_WAIT on its port,
-    which a plain bind counts as taken (and the port would move on every restart)."""
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 def _first_free_port() -> int:

@@ -93,7 +93,11 @@ def _free_port() -> int:
 
 
 def _port_free(port: int) -> bool:
+    """Whether PostgreSQL could listen on 127.0.0.1:port. SO_REUSEADDR as PostgreSQL
+    binds: connections of a just-stopped server linger in TIME_WAIT on its port,
+    which a plain bind counts as taken (and the port would move on every restart)."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
