@@ -11,46 +11,20 @@
 Every queue decision is a jq_* function call; this module only dispatches
 handlers, batches calls and keeps connections healthy:
 
-* Claiming (``claimer``). Each queue has its own slots; ``jq_claim(queue,
-  worker, limit=free slots, lease, types=registered types)`` for every queue
-  with free slots that may have work: a NOTIFY on its channel (``jq_<queue>``,
-  one dedicated LISTEN connection), a claim that filled every free slot, a
-  retry of ours due, or the safety poll (``poll_interval``). Queues due at
-  once are claimed in one statement. Idle queues are marked waiting with
-  ``jq_set_waiting`` so that inserts NOTIFY them, busy ones unmarked.
-* Running (``executor``). Coroutine handlers run as asyncio tasks; plain
-  functions on daemon threads (as many as there are slots). A claimed job whose
-  row Python cannot hold (a JSON number of 5,000 digits, JSON nested deeper
-  than the recursion limit) is dead-lettered without running; the jobs claimed
-  with it run.
-* Reporting (``completer``). Results are written in batches (``flush_size``
-  or ``flush_interval``): ``jq_complete`` for the successes and ``jq_fail``
-  for each failure, in one statement, never before the handler returned. A
-  batch the database refuses is written result by result.
-* Heartbeat (``heartbeat``). Every ``heartbeat_interval`` (default ``lease /
-  3``) one ``jq_heartbeat`` for all the jobs held; none while idle. A lost
-  lease abandons the job; a requested cancellation cancels its handler
-  (``job.cancelled``), noticed within one heartbeat interval.
-* Timeouts (``@worker.handler("x", timeout=30)``): a coroutine is cancelled
-  and the attempt fails with a TimeoutError; a thread cannot be killed, so its
-  ``job.cancelled`` is set and its slot stays busy until it returns.
-* Shutdown (``shutdown``; ``stop()``, or SIGTERM/SIGINT under ``run()``): claiming stops,
-  running jobs get ``shutdown_grace`` seconds to finish, the rest are handed
-  back with ``jq_release``, results are flushed. A second signal skips the
-  grace period.
-* Connection loss never kills the worker (``connections``, ``listener``):
-  calls retry; during an outage a connection is tried every 0.25 s; a
-  quietly dead LISTEN connection is replaced within 10 s; at start an
-  unreachable database is logged (host, port, error) and retried, or given
-  up after ``connect_timeout``.
-* Behind PgBouncer in transaction mode nothing is prepared; LISTEN goes to
-  ``listen_dsn``; without one nothing is marked waiting and the safety poll
-  finds every job.
-* ``jq_maintain`` runs every ``maintain_interval`` seconds (with jitter).
-* The cron scheduler (``pyjq.scheduler.Scheduler``) fires due schedules
-  every ``poll_interval`` (at least 5 s; cron slots are minutes), on a
-  connection of its own (``schedules=False`` to
-  leave that to other workers).
+* claiming (``claimer``): per-queue slots, only registered types, woken by
+  NOTIFY (``jq_set_waiting`` marks), by ``at`` notifications, by a retry of
+  ours falling due, or by the ``poll_interval`` safety poll;
+* running (``executor``): coroutines as tasks, plain functions on threads,
+  timeouts, cooperative cancellation; an unreadable row is dead-lettered alone;
+* reporting (``completer``): ``jq_complete``/``jq_fail`` in batches, never
+  before the handler returned; a refused batch is split;
+* leases (``heartbeat``): one ``jq_heartbeat`` per ``lease / 3`` for all held jobs;
+* shutdown (``shutdown``, ``release``): a grace period, ``jq_release``, a last flush;
+* connections (``connections``, ``listener``): never fatal; a fast reconnect
+  probe, a checked LISTEN session, ``listen_dsn`` behind PgBouncer, nothing prepared;
+* ``jq_maintain`` (``maintenance``) and the cron ``Scheduler``, each on a timer.
+
+What each does, with its figures: docs/worker.md, "What it does".
 
 Logging goes to the ``pyjq.worker`` logger: one line per job outcome,
 ``job <outcome> id=... type=... queue=... attempt=n/max duration_ms=...``,
@@ -59,8 +33,9 @@ with the same fields in ``extra`` (``jq_job_id``, ``jq_type``, ``jq_queue``,
 structured formatters. Outcomes: succeeded, failed_retrying, dead, cancelled,
 lease_lost, released.
 
-An idle worker makes one statement per ``poll_interval`` (all its idle
-queues' claims in one statement) and nothing else, apart from ``jq_maintain``.
+An idle worker costs about 0.85 statements a second: one per ``poll_interval``
+(all its idle queues' claims in one statement), the scheduler's probe every
+5 s and a check of its LISTEN session every 7 s, apart from ``jq_maintain``.
 
 Scheduled jobs: an insert of jobs due within the minute notifies waiting
 workers with ``at <epoch>``, and the worker claims that queue at that time
@@ -68,30 +43,10 @@ rather than at its next poll. Retries of this worker's own jobs are claimed
 at their ``next_attempt_at``, which ``jq_fail`` returns. Other retries and
 released jobs are found by the safety poll.
 
-Layout. ``Worker`` (this module) holds the configuration and the handler
-registry, starts the parts of a run and supervises them (a part that fails is
-logged and restarted). The parts share only a
-:class:`~pyjq.worker.state.RunState` (queues and their slots, runs, the result
-buffer; every field has one writer, a method of the object holding it, e.g.
-``queue.wake()``):
-
-* ``claimer`` decides which queues are due, claims them, starts the runs;
-* ``executor`` runs a handler (timeout, cancellation) and turns how it ended
-  into a result (``errortext``; plain functions on ``threads``);
-* ``completer`` writes results in batches and splits refused batches;
-* ``listener`` owns the LISTEN connection and the ``jq_set_waiting`` marks;
-* ``heartbeat`` and ``maintenance`` each run on their own timer;
-* ``shutdown`` orders the end of a run, ``release`` hands running jobs back;
-* ``connections`` (the pool), ``log`` and ``timing`` serve them all.
-
-Imports point one way: the parts import ``state``, those helpers and
-``pyjq._calls.worker`` (every statement the worker sends), and no part imports
-another (``shutdown`` uses ``release``); the claimer reaches the executor and the listener only through the two
-callables the Worker hands it (``start``, ``set_waiting``). A new periodic
-task (a worker registry heartbeat, crash rescue) is a part like
-``maintenance``: a class with its own timer, started in ``_start_parts``; the
-LISTEN connection takes its conninfo separately from the pool's
-(``listen_dsn``: a direct connection beside a PgBouncer dsn).
+Layout: ``Worker`` (this module) holds the configuration and the handler
+registry, starts the parts of a run and supervises them; the parts share one
+:class:`~pyjq.worker.state.RunState`. Which part does what and how they may
+import each other: docs/design.md, "The worker's parts".
 """
 
 from __future__ import annotations
