@@ -65,14 +65,22 @@ class DemoState:
 
     expected: dict[UUID, str] = field(default_factory=dict)  # job id -> the scene's expected end state
     committed_at: dict[UUID, float] = field(default_factory=dict)  # urgent jobs: enqueue commit time
-    urgent_latency_ms: list[float] = field(default_factory=list)
-    started_at: dict[UUID, float] = field(default_factory=dict)
+    started_at: dict[UUID, float] = field(default_factory=dict)  # urgent jobs: handler start
     scheduled_for: dict[UUID, datetime] = field(default_factory=dict)
     invoice_lateness_ms: list[float] = field(default_factory=list)
     webhook_endpoint_up: bool = False
     charge_ids: list[UUID] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     done: Counter = field(default_factory=Counter)
+
+    @property
+    def urgent_latency_ms(self) -> list[float]:
+        """Pickup latency of each urgent job that started: enqueue commit -> handler start."""
+        return [
+            max(0.0, started - self.committed_at[job_id]) * 1000
+            for job_id, started in self.started_at.items()
+            if job_id in self.committed_at
+        ]
 
     def say(self, line: str) -> None:
         self.events.append(f"{time.strftime('%H:%M:%S')}  {line}")
@@ -167,9 +175,9 @@ def build_worker(dsn: str, state: DemoState, provider: FakePaymentProvider, size
 
     @worker.handler("send_password_reset")
     async def send_password_reset(job: pyjq.Job) -> None:
-        committed = state.committed_at.get(job.id)
-        if committed is not None:
-            state.urgent_latency_ms.append((time.monotonic() - committed) * 1000)
+        # Matched with the commit time afterwards: the handler can start before the
+        # enqueueing coroutine, resumed after the commit, has written it down.
+        state.started_at.setdefault(job.id, time.monotonic())
         await asyncio.sleep(0.005)
         state.done["send_password_reset"] += 1
 
