@@ -49,10 +49,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psycopg  # noqa: E402
+import psycopg
 
-from common import BENCH, latency_summary, rnd  # noqa: E402
-from fairness import BATCH, SQL_DIR, enqueue_tenant, parallel_calls, sql_fingerprint  # noqa: E402
+from common import BENCH, latency_summary, rnd
+from fairness import BATCH, SQL_DIR, enqueue_tenant, parallel_calls, sql_fingerprint
 
 QUEUE = "claim"
 SMALL_TENANTS = [chr(c) for c in range(ord("B"), ord("K") + 1)]
@@ -242,11 +242,11 @@ def run(
         entry: dict[str, Any] = {"tenant_a_ready": size, "others_ready": SMALL_JOBS * len(SMALL_TENANTS)}
         for fair in (True, False):
             r = measure(dsn, f"{size}", samples, fair=fair)
-            for p in r.pop("_plans"):
-                texts.append(
-                    f"-- backlog A={size:,} + B..K 100 each, {r['mode']} queue; "
-                    f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n"
-                )
+            texts.extend(
+                f"-- backlog A={size:,} + B..K 100 each, {r['mode']} queue; "
+                f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n"
+                for p in r.pop("_plans")
+            )
             entry[r["mode"]] = r
             if log:
                 log(
@@ -276,11 +276,11 @@ def run(
         entry = {"tenants": tenants, "jobs": jobs, "jobs_per_tenant": jobs // tenants}
         for fair in (True, False):
             r = measure(dsn, f"many{tenants}", samples, fair=fair)
-            for p in r.pop("_plans"):
-                texts.append(
-                    f"-- {jobs:,} jobs over {tenants:,} tenants, {r['mode']} queue; "
-                    f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n"
-                )
+            texts.extend(
+                f"-- {jobs:,} jobs over {tenants:,} tenants, {r['mode']} queue; "
+                f"{p['duration_ms']} ms: {p['query'][:300]}\n{p['plan']}\n"
+                for p in r.pop("_plans")
+            )
             entry[r["mode"]] = r
             if log:
                 log(f"explain_claim many tenants {r['mode']}: {json.dumps(r['claim_ms'])}")

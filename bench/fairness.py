@@ -57,9 +57,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psycopg  # noqa: E402
+import psycopg
 
-from common import REPO, latency_summary, percentile, rnd  # noqa: E402
+from common import REPO, percentile, rnd
 
 SQL_DIR = Path(os.environ.get("JQ_BENCH_SQL") or REPO / "sql")
 QUEUE = "fair"
@@ -97,7 +97,7 @@ def parallel_calls(dsn: str, sql: str, params: list[dict[str, Any]], connections
                             return
                         p = todo.pop()
                     conn.execute(sql, p)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work) for _ in range(max(1, min(connections, len(params))))]
@@ -230,7 +230,7 @@ def _claimer(
                 "empty_claims": empty,
             }
         )
-    except BaseException as exc:  # noqa: BLE001 - reported by the parent
+    except BaseException as exc:
         out.put({"worker": worker, "error": f"{type(exc).__name__}: {exc}"})
 
 
@@ -435,7 +435,7 @@ def equal_tenants(
             spread: Counter[str] = Counter()
             n = 0
             for t, per in run["records"]:
-                for k, v in per.items():
+                for k in per:
                     seen.setdefault(k, t - t0)
                 if n < first_tenth:
                     spread.update(per)

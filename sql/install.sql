@@ -29,6 +29,7 @@ begin;
 \ir functions/bounds.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
+\ir functions/claim_steps.sql
 \ir functions/claim.sql
 \ir functions/wakeup.sql
 \ir functions/finish.sql

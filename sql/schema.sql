@@ -17,6 +17,35 @@ CREATE SCHEMA jq;
 COMMENT ON SCHEMA jq IS 'jq: a background job queue in PostgreSQL. Public API: the jq.jq_* functions.';
 
 --
+-- Name: claim_group; Type: TYPE; Schema: jq
+--
+
+CREATE TYPE jq.claim_group AS (
+	priority smallint,
+	tkey text,
+	first_run_at timestamp with time zone,
+	open boolean,
+	weight integer,
+	room integer,
+	pass double precision,
+	eff double precision,
+	got integer,
+	quota integer
+);
+
+--
+-- Name: claim_job; Type: TYPE; Schema: jq
+--
+
+CREATE TYPE jq.claim_job AS (
+	ctid tid,
+	type text,
+	concurrency_key text,
+	priority smallint,
+	tkey text
+);
+
+--
 -- Name: _bounded_error(text); Type: FUNCTION; Schema: jq
 --
 
@@ -248,6 +277,386 @@ CREATE FUNCTION jq._check_worker(p_worker text) RETURNS void
 begin
     perform jq._check_text(p_worker, 'worker', 255, false,
                            'Use a name unique to the worker process, e.g. host:pid:random.');
+end
+$$;
+
+--
+-- Name: _claim_charge(jq.claim_group[], jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return array(
+        with y as (
+            select y.priority, y.tkey, count(*)::integer as n from unnest(p_taken) y group by 1, 2
+        )
+        select row(g.priority, g.tkey, g.first_run_at,
+                   g.open and not exists (select 1 from unnest(p_quotas) q
+                                           where q.priority = g.priority and q.tkey = g.tkey
+                                             and q.quota > coalesce((select y.n from y
+                                                                      where y.priority = g.priority
+                                                                        and y.tkey = g.tkey), 0)),
+                   g.weight, g.room, g.pass, g.eff,
+                   g.got + coalesce((select sum(y.n)::integer from y where y.tkey = g.tkey), 0),
+                   null)::jq.claim_group
+          from unnest(p_groups) with ordinality g
+         order by g.ordinality);
+end
+$$;
+
+--
+-- Name: _claim_charge_lanes(text, timestamp with time zone, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_charge_lanes(p_queue text, p_now timestamp with time zone, p_groups jq.claim_group[], p_jobs jq.claim_job[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+    insert into jq.fair_lanes as l (queue, tenant, pass, last_share, served, updated_at)
+    select p_queue, t.tkey, t.eff + t.got::double precision / t.weight,
+           t.got::double precision / t.weight, t.got, p_now
+      from (select distinct on (g.tkey) g.tkey, g.weight, g.pass, g.eff,
+                   (select count(*)::integer from unnest(p_jobs) j where j.tkey = g.tkey) as got
+              from unnest(p_groups) g
+             order by g.tkey) t
+     where t.got > 0 or t.pass is null or t.pass < t.eff
+     order by t.tkey
+    on conflict on constraint fair_lanes_pkey do update
+       set pass = greatest(l.pass + excluded.last_share, excluded.pass),
+           last_share = excluded.last_share,
+           served = l.served + excluded.served,
+           updated_at = excluded.updated_at;
+end
+$$;
+
+--
+-- Name: _claim_key_caps(jq.claim_job[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_key_caps(p_jobs jq.claim_job[]) RETURNS jq.claim_job[]
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_locked jq.claim_job[];  -- the (type, concurrency_key) pairs we hold the lock of
+begin
+    if not exists (select 1 from unnest(p_jobs) j where j.concurrency_key is not null) then
+        return p_jobs;
+    end if;
+    v_locked := array(
+        select row(null, k.type, k.concurrency_key, null, null)::jq.claim_job
+          from (select distinct j.type, j.concurrency_key
+                  from unnest(p_jobs) j
+                 where j.concurrency_key is not null) k
+         where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.concurrency_key)));
+    return array(
+        select row(x.ctid, x.type, x.concurrency_key, x.priority, x.tkey)::jq.claim_job
+          from (select j.ctid, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
+                       row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
+                  from jq.jobs j
+                 where j.ctid = any (array(select y.ctid from unnest(p_jobs) y))) x
+          left join unnest(v_locked) lk on lk.type = x.type and lk.concurrency_key = x.concurrency_key
+         where x.concurrency_key is null
+            or (lk.concurrency_key is not null and x.krn <= jq._key_room(x.type, x.concurrency_key)));
+end
+$$;
+
+--
+-- Name: _claim_promote_due(text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+    update jq.jobs j
+       set deferred = false
+     where j.ctid = any (array(
+         with recursive lv(p) as (
+             (select d.priority from jq.jobs d
+               where d.queue = p_queue and d.status = 'pending' and d.deferred
+               order by d.priority desc limit 1)
+             union all
+             select (select d.priority from jq.jobs d
+                      where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                      order by d.priority desc limit 1)
+               from lv
+              where lv.p is not null
+         )
+         select x.ctid
+           from lv
+          cross join lateral (
+              select d.ctid from jq.jobs d
+               where d.queue = p_queue and d.status = 'pending' and d.deferred
+                 and d.priority = lv.p and d.run_at <= p_now
+               order by d.run_at
+               limit 10000
+                 for update skip locked) x
+          where lv.p is not null
+          limit 10000));
+end
+$$;
+
+--
+-- Name: _claim_quotas(text, text[], timestamp with time zone, boolean, integer, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_open integer;
+begin
+    select count(*) into v_open from unnest(p_groups) g where g.open and coalesce(g.room > g.got, true);
+    if v_open = 0 then
+        return '{}';
+    elsif v_open = 1 then
+        return array(
+            select row(g.priority, g.tkey, g.first_run_at, g.open, g.weight, g.room, g.pass, g.eff, g.got,
+                       least(p_left, coalesce(g.room - g.got, p_left)))::jq.claim_group
+              from unnest(p_groups) g
+             where g.open and coalesce(g.room > g.got, true));
+    elsif p_fair then
+        return jq._claim_quotas_fair(p_left, p_groups);
+    else
+        return jq._claim_quotas_plain(p_queue, p_types, p_now, p_left, p_groups, p_jobs);
+    end if;
+end
+$$;
+
+--
+-- Name: _claim_quotas_fair(integer, jq.claim_group[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_quotas_fair(p_left integer, p_groups jq.claim_group[]) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return array(
+        with g as (
+            select g.*, g.eff + g.got::double precision / g.weight as cur,
+                   coalesce(g.room - g.got, p_left) as left_room
+              from unnest(p_groups) g
+             where g.open and coalesce(g.room > g.got, true)
+        ), lvl as (
+            select g.priority, sum(g.weight) as weights, max(g.cur) as top
+              from g
+             group by g.priority
+        ), tags as (
+            select g.priority, g.tkey, g.first_run_at, g.left_room, k,
+                   g.cur + (k - 1)::double precision / g.weight as tag
+              from g
+              join lvl on lvl.priority = g.priority
+             cross join lateral generate_series(1, least(p_left, g.left_room,
+                 ceil(p_left::numeric * g.weight / lvl.weights)::integer
+                 + ceil((lvl.top - g.cur) * g.weight)::integer + 1)) k
+        ), ranked as (
+            select x.*, row_number() over (partition by x.tkey order by x.priority desc, x.k) as trn
+              from tags x
+        ), top as (
+            select x.priority, x.tkey
+              from ranked x
+             where x.trn <= x.left_room
+             -- Rounded, so that 1/3 + 1/3 + 1/3 ties with 1.
+             order by x.priority desc, round(x.tag * 1e9), x.first_run_at, x.tkey, x.k
+             limit p_left
+        )
+        select row(g.priority, g.tkey, g.first_run_at, g.open, g.weight, g.room, g.pass, g.eff, g.got,
+                   q.n)::jq.claim_group
+          from (select top.priority, top.tkey, count(*)::integer as n from top group by 1, 2) q
+          join g on g.priority = q.priority and g.tkey = q.tkey);
+end
+$$;
+
+--
+-- Name: _claim_quotas_plain(text, text[], timestamp with time zone, integer, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return array(
+        with g as (
+            select g.*, coalesce(g.room - g.got, p_left) as left_room
+              from unnest(p_groups) g
+             where g.open and coalesce(g.room > g.got, true)
+        ), c as (
+            select g.priority, g.tkey, g.left_room, j.run_at
+              from g
+             cross join lateral (
+                 select j.run_at
+                   from jq.jobs j
+                  where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                    and j.priority = g.priority and coalesce(j.tenant, '') = g.tkey
+                    and j.run_at <= p_now
+                    and (p_types is null or j.type = any(p_types))
+                    and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
+                  order by j.run_at
+                  limit least(p_left, g.left_room)) j
+        ), top as (
+            select c.priority, c.tkey
+              from (select c.*, row_number() over (partition by c.tkey order by c.priority desc, c.run_at) as trn
+                      from c) c
+             where c.trn <= c.left_room
+             order by c.priority desc, c.run_at, c.tkey
+             limit p_left
+        )
+        select row(g.priority, g.tkey, g.first_run_at, g.open, g.weight, g.room, g.pass, g.eff, g.got,
+                   q.n)::jq.claim_group
+          from (select top.priority, top.tkey, count(*)::integer as n from top group by 1, 2) q
+          join g on g.priority = q.priority and g.tkey = q.tkey);
+end
+$$;
+
+--
+-- Name: _claim_ready_groups(text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_ready_groups(p_queue text, p_now timestamp with time zone) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return array(
+        with recursive g(priority, tkey, first_run_at) as (
+            (select j.priority, coalesce(j.tenant, ''), j.run_at
+               from jq.jobs j
+              where j.queue = p_queue and j.status = 'pending' and not j.deferred
+              order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+              limit 1)
+            union all
+            select n.priority, n.tkey, n.run_at
+              from g
+             cross join lateral (
+                 (select j.priority, coalesce(j.tenant, '') as tkey, j.run_at
+                    from jq.jobs j
+                   where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                     and j.priority = g.priority and coalesce(j.tenant, '') > g.tkey
+                   order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+                   limit 1)
+                 union all
+                 (select j.priority, coalesce(j.tenant, ''), j.run_at
+                    from jq.jobs j
+                   where j.queue = p_queue and j.status = 'pending' and not j.deferred and j.priority < g.priority
+                   order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+                   limit 1)
+                 limit 1) n
+        )
+        select row(g.priority, g.tkey, g.first_run_at, true, 1, null, null, 0, 0, null)::jq.claim_group
+          from g
+         where g.first_run_at <= p_now
+         order by g.priority desc, g.tkey);
+end
+$$;
+
+--
+-- Name: _claim_settle_caps(text, jq.claim_group[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_settle_caps(p_queue text, p_groups jq.claim_group[]) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_groups jq.claim_group[];
+begin
+    if not exists (select 1 from jq.tenant_policies) then
+        return p_groups;
+    end if;
+    -- room holds the cap for now (0 when another claimer holds the lock).
+    -- Materialized: one lock attempt per tenant, however many groups it has.
+    v_groups := array(
+        with t as materialized (
+            select t.tkey, coalesce(p.weight, 1) as weight,
+                   case when p.max_running is null then null
+                        when pg_try_advisory_xact_lock(hashtext('jq.tenant:' || p_queue), hashtext(t.tkey))
+                        then p.max_running else 0 end as cap
+              from (select distinct g.tkey from unnest(p_groups) g) t
+             cross join lateral (
+                 select (array_agg(x.weight order by x.tenant = '*', x.queue = '*')
+                            filter (where x.weight is not null))[1] as weight,
+                        (array_agg(x.max_running order by x.tenant = '*', x.queue = '*')
+                            filter (where x.max_running is not null))[1] as max_running
+                   from jq.tenant_policies x
+                  where x.queue in (p_queue, '*') and x.tenant in (t.tkey, '*')) p
+        )
+        select row(g.priority, g.tkey, g.first_run_at, g.open,
+                   t.weight, t.cap, g.pass, g.eff, g.got, g.quota)::jq.claim_group
+          from unnest(p_groups) with ordinality g
+          join t on t.tkey = g.tkey
+         order by g.ordinality);
+    if not exists (select 1 from unnest(v_groups) g where g.room is not null) then
+        return v_groups;
+    end if;
+    -- The count: at most the cap's worth of index entries per tenant. Two
+    -- arms, because jobs without a tenant are not in jobs_running_tenant_idx.
+    return array(
+        select row(g.priority, g.tkey, g.first_run_at, g.open, g.weight,
+                   case when g.room is not null then greatest(g.room - case
+                       when g.tkey = '' then (select count(*)::integer
+                                                from (select 1 from jq.jobs r
+                                                       where r.queue = p_queue and r.tenant is null
+                                                         and r.status = 'processing'
+                                                       limit g.room) x)
+                       else (select count(*)::integer
+                               from (select 1 from jq.jobs r
+                                      where r.queue = p_queue and r.tenant = g.tkey
+                                        and r.status = 'processing'
+                                      limit g.room) x)
+                       end, 0) end,
+                   g.pass, g.eff, g.got, g.quota)::jq.claim_group
+          from unnest(v_groups) with ordinality g
+         order by g.ordinality);
+end
+$$;
+
+--
+-- Name: _claim_standing(text, jq.claim_group[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_standing(p_queue text, p_groups jq.claim_group[]) RETURNS jq.claim_group[]
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return array(
+        with g as (
+            select g.*, l.pass as lane_pass
+              from unnest(p_groups) with ordinality g
+              left join jq.fair_lanes l on l.queue = p_queue and l.tenant = g.tkey
+        ), b as (
+            select coalesce(min(g.lane_pass) filter (where g.lane_pass >= m.top - 10), 0) as base
+              from g, (select max(g.lane_pass) as top from g) m
+        )
+        select row(g.priority, g.tkey, g.first_run_at, g.open, g.weight, g.room,
+                   g.lane_pass, greatest(coalesce(g.lane_pass, b.base), b.base), g.got, g.quota)::jq.claim_group
+          from g, b
+         order by g.ordinality);
+end
+$$;
+
+--
+-- Name: _claim_take(text, text[], timestamp with time zone, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]) RETURNS jq.claim_job[]
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return array(
+        select row(p.ctid, p.type, p.concurrency_key, q.priority, q.tkey)::jq.claim_job
+          from unnest(p_quotas) q
+         cross join lateral (
+             select j.ctid, j.type, j.concurrency_key
+               from jq.jobs j
+              where j.queue = p_queue and j.status = 'pending' and not j.deferred
+                and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
+                and j.run_at <= p_now
+                and (p_types is null or j.type = any(p_types))
+                and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
+                and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
+              order by j.run_at
+              limit q.quota
+                for update of j skip locked) p);
 end
 $$;
 
@@ -1021,40 +1430,17 @@ CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
-    v_now      timestamptz := jq._now();
-    v_fair     boolean;
-    v_shared   boolean;
-    -- ready (priority, tenant) groups; open = may still yield jobs
-    g_prio     smallint[];
-    g_tkey     text[];
-    g_first    timestamptz[];
-    g_open     boolean[];
-    -- tenants of those groups
-    t_tkey     text[];
-    t_weight   integer[];
-    t_cap      integer[];
-    t_room     integer[];
-    t_pass     double precision[];
-    t_eff      double precision[];
-    t_got      integer[];
-    -- this round's quotas, and what each group yielded
-    q_prio     smallint[];
-    q_tkey     text[];
-    q_n        integer[];
-    y_n        integer[];
-    v_ctids    tid[] := '{}';
-    v_types    text[] := '{}';
-    v_keys     text[] := '{}';
-    v_left     integer;
-    v_round    integer := 0;
-    v_prio     smallint;
-    v_tkey     text;
-    v_n        integer;
-    v_got      integer;
+    v_now    timestamptz := jq._now();
+    v_fair   boolean;                -- the queue shares its slots fairly (not plain)
+    v_shared boolean;                -- more than one tenant has ready jobs
+    v_groups jq.claim_group[];       -- the ready groups, with their tenants' figures
+    v_quotas jq.claim_group[];       -- this round's quotas
+    v_taken  jq.claim_job[];         -- what this round took
+    v_jobs   jq.claim_job[] := '{}'; -- every job taken
+    v_left   integer := p_limit;
+    v_round  integer := 0;
 begin
-    if p_queue is null then
-        raise exception 'queue must not be null' using errcode = '22004';
-    end if;
+    perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
     perform jq._check_lease(p_lease);
     if p_limit is null or p_limit < 1 or p_limit > 1000 then
@@ -1065,357 +1451,57 @@ begin
         return;
     end if;
 
+    -- Steps 0-3 (claim_steps.sql has one function per step).
     perform jq._reap_expired(p_queue, v_now);
-
-    -- 0. Deferred jobs that have fallen due join the claim index, highest
-    -- priority first (a burst is promoted 10,000 at a time, by this claim and
-    -- the next ones): one probe per priority level holding deferred jobs.
-    update jq.jobs j
-       set deferred = false
-     where j.ctid = any (array(
-         with recursive lv(p) as (
-             (select d.priority from jq.jobs d
-               where d.queue = p_queue and d.status = 'pending' and d.deferred
-               order by d.priority desc limit 1)
-             union all
-             select (select d.priority from jq.jobs d
-                      where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
-                      order by d.priority desc limit 1)
-               from lv
-              where lv.p is not null
-         )
-         select x.ctid
-           from lv
-          cross join lateral (
-              select d.ctid from jq.jobs d
-               where d.queue = p_queue and d.status = 'pending' and d.deferred
-                 and d.priority = lv.p and d.run_at <= v_now
-               order by d.run_at
-               limit 10000
-                 for update skip locked) x
-          where lv.p is not null
-          limit 10000));
-
-    -- 1. The groups with ready jobs, and their tenants: a loose index scan
-    -- of jobs_claim_idx, one probe per (priority, tenant) group. (Inline, not
-    -- a set-returning SQL function: that would be planned afresh every call.)
-    with recursive g(priority, tkey, first_run_at) as (
-        (select j.priority, coalesce(j.tenant, ''), j.run_at
-           from jq.jobs j
-          where j.queue = p_queue and j.status = 'pending' and not j.deferred
-          order by j.priority desc, coalesce(j.tenant, ''), j.run_at
-          limit 1)
-        union all
-        select n.priority, n.tkey, n.run_at
-          from g
-         cross join lateral (
-             (select j.priority, coalesce(j.tenant, '') as tkey, j.run_at
-                from jq.jobs j
-               where j.queue = p_queue and j.status = 'pending' and not j.deferred
-                 and j.priority = g.priority and coalesce(j.tenant, '') > g.tkey
-               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
-               limit 1)
-             union all
-             (select j.priority, coalesce(j.tenant, ''), j.run_at
-                from jq.jobs j
-               where j.queue = p_queue and j.status = 'pending' and not j.deferred and j.priority < g.priority
-               order by j.priority desc, coalesce(j.tenant, ''), j.run_at
-               limit 1)
-             limit 1) n
-    )
-    select array_agg(g.priority order by g.priority desc, g.tkey), array_agg(g.tkey order by g.priority desc, g.tkey),
-           array_agg(g.first_run_at order by g.priority desc, g.tkey), array_agg(true)
-      into g_prio, g_tkey, g_first, g_open
-      from g
-     where g.first_run_at <= v_now;
-    if g_prio is null then
+    perform jq._claim_promote_due(p_queue, v_now);
+    v_groups := jq._claim_ready_groups(p_queue, v_now);
+    if cardinality(v_groups) = 0 then
         return;
     end if;
-    select array_agg(distinct t) into t_tkey from unnest(g_tkey) t;
-    select coalesce((select s.fair from jq.queue_settings s where s.queue = p_queue), true) into v_fair;
-    v_shared := cardinality(t_tkey) > 1;
-
-    -- 2. Weights and caps (policy rows are optional: skip the lookup when
-    -- there are none).
-    if exists (select 1 from jq.tenant_policies) then
-        -- As jq._tenant_policy, inline (planned once, not on every call).
-        select array_agg(coalesce(p.weight, 1) order by t.ord), array_agg(p.max_running order by t.ord)
-          into t_weight, t_cap
-          from unnest(t_tkey) with ordinality t(tkey, ord)
-         cross join lateral (
-             select (array_agg(x.weight order by x.tenant = '*', x.queue = '*')
-                        filter (where x.weight is not null))[1] as weight,
-                    (array_agg(x.max_running order by x.tenant = '*', x.queue = '*')
-                        filter (where x.max_running is not null))[1] as max_running
-               from jq.tenant_policies x
-              where x.queue in (p_queue, '*') and x.tenant in (t.tkey, '*')) p;
-    end if;
-    if t_cap is not null and exists (select 1 from unnest(t_cap) c where c is not null) then
-        -- Claimers of one capped tenant take turns on an advisory lock (one
-        -- that cannot get it skips the tenant this time) and count its
-        -- running jobs only once they hold it, in a later statement, so the
-        -- count sees every claim committed before them.
-        select array_agg(case when t.cap is null then null
-                              when pg_try_advisory_xact_lock(hashtext('jq.tenant:' || p_queue), hashtext(t.tkey))
-                              then t.cap else 0 end order by t.ord)
-          into t_room
-          from unnest(t_tkey, t_cap) with ordinality t(tkey, cap, ord);
-        select array_agg(case when t.room is null then null
-                              when t.tkey = '' then greatest(t.room - (select count(*)::integer
-                                                        from (select 1 from jq.jobs r
-                                                               where r.queue = p_queue and r.tenant is null
-                                                                 and r.status = 'processing'
-                                                               limit t.room) x), 0)
-                              else greatest(t.room - (select count(*)::integer
-                                                        from (select 1 from jq.jobs r
-                                                               where r.queue = p_queue and r.tenant = t.tkey
-                                                                 and r.status = 'processing'
-                                                               limit t.room) x), 0) end order by t.ord)
-          into t_room
-          from unnest(t_tkey, t_room) with ordinality t(tkey, room, ord);
-    end if;
-    t_weight := coalesce(t_weight, array_fill(1, array[cardinality(t_tkey)]));
-    t_room := coalesce(t_room, array_fill(null::integer, array[cardinality(t_tkey)]));
-    t_got := array_fill(0, array[cardinality(t_tkey)]);
-
-    -- 3. Where each tenant stands. Lanes within 10 jobs of the most served
-    -- one are current; a lane further behind (back from a pause) or new
-    -- starts level with the least served current lane: no credit for time
-    -- away. A lone tenant needs no standing.
+    v_fair := coalesce((select s.fair from jq.queue_settings s where s.queue = p_queue), true);
+    v_shared := exists (select 1 from unnest(v_groups) g where g.tkey <> v_groups[1].tkey);
+    v_groups := jq._claim_settle_caps(p_queue, v_groups);
     if v_fair and v_shared then
-        select array_agg(l.pass order by t.ord) into t_pass
-          from unnest(t_tkey) with ordinality t(tkey, ord)
-          left join jq.fair_lanes l on l.queue = p_queue and l.tenant = t.tkey;
-        select array_agg(greatest(coalesce(t.pass, b.base), b.base) order by t.ord) into t_eff
-          from unnest(t_pass) with ordinality t(pass, ord),
-               (select coalesce(min(p.pass) filter (where p.pass >= m.top - 10), 0) as base
-                  from unnest(t_pass) p(pass),
-                       (select max(x) as top from unnest(t_pass) x) m) b;
-    else
-        t_eff := array_fill(0::double precision, array[cardinality(t_tkey)]);
+        v_groups := jq._claim_standing(p_queue, v_groups);
     end if;
 
-    -- 4. Quotas, then locks; again for the slots of groups that ran dry.
-    v_left := p_limit;
+    -- Step 4: quotas, then take them; again for the slots of groups that ran dry.
+    -- Every round fills the claim or finds a group dry (or a tenant out of
+    -- room), so this ends within one round per group.
     loop
         v_round := v_round + 1;
-        -- Groups of tenants with no room left are done.
-        select array_agg(g.open and coalesce(t.room > t.got, true) order by g.ord) into g_open
-          from unnest(g_tkey, g_open) with ordinality g(tkey, open, ord)
-          join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey;
-        exit when not (true = any(g_open));
-
-        if (select count(*) from unnest(g_open) o where o) = 1 then
-            -- One group left: read its head directly, as a FIFO claim would.
-            select g.prio, g.tkey, least(v_left, coalesce(t.room - t.got, v_left))
-              into v_prio, v_tkey, v_n
-              from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
-              join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
-             where g.open;
-            select v_ctids || coalesce(array_agg(p.ctid), '{}'),
-                   v_types || coalesce(array_agg(p.type), '{}'),
-                   v_keys || coalesce(array_agg(p.concurrency_key), '{}'),
-                   count(*)::integer
-              into v_ctids, v_types, v_keys, v_got
-              from (select j.ctid, j.type, j.concurrency_key
-                      from jq.jobs j
-                     where j.queue = p_queue and j.status = 'pending' and not j.deferred
-                       and j.priority = v_prio and coalesce(j.tenant, '') = v_tkey
-                       and j.run_at <= v_now
-                       and (p_types is null or j.type = any(p_types))
-                       and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
-                       and j.ctid <> all(v_ctids)
-                     order by j.run_at
-                     limit v_n
-                       for update of j skip locked) p;
-            if v_shared then
-                select array_agg(t.got + case when t.tkey = v_tkey then v_got else 0 end order by t.ord)
-                  into t_got
-                  from unnest(t_tkey, t_got) with ordinality t(tkey, got, ord);
-            end if;
-            exit;
-        elsif v_fair then
-            -- The next v_left slots in virtual-time order: tenant t's k-th
-            -- job stands at eff + got/weight + (k-1)/weight. No tenant can
-            -- get more than its weighted share of the slots plus what it
-            -- is behind the most served, so only that many tags are made.
-            with g as (
-                select g.prio, g.tkey, g.first
-                  from unnest(g_prio, g_tkey, g_first, g_open) g(prio, tkey, first, open)
-                 where g.open
-            ), t as (
-                select t.tkey, t.weight, t.eff + t.got::double precision / t.weight as cur,
-                       coalesce(t.room - t.got, v_left) as room
-                  from unnest(t_tkey, t_weight, t_eff, t_room, t_got) t(tkey, weight, eff, room, got)
-            ), lvl as (
-                select g.prio, sum(t.weight) as weights, max(t.cur) as top
-                  from g join t on t.tkey = g.tkey
-                 group by g.prio
-            ), tags as (
-                select g.prio, g.tkey, g.first, k, t.cur + (k - 1)::double precision / t.weight as tag
-                  from g
-                  join t on t.tkey = g.tkey
-                  join lvl on lvl.prio = g.prio
-                 cross join lateral generate_series(1, least(v_left, t.room,
-                     ceil(v_left::numeric * t.weight / lvl.weights)::integer
-                     + ceil((lvl.top - t.cur) * t.weight)::integer + 1)) k
-            ), ranked as (
-                -- A tenant's room is shared by its groups at every priority.
-                select x.prio, x.tkey, x.first, x.k, x.tag, t.room,
-                       row_number() over (partition by x.tkey order by x.prio desc, x.k) as trn
-                  from tags x join t on t.tkey = x.tkey
-            ), top as (
-                select x.prio, x.tkey
-                  from ranked x
-                 where x.trn <= x.room
-                 -- Rounded, so that 1/3 + 1/3 + 1/3 ties with 1.
-                 order by x.prio desc, round(x.tag * 1e9), x.first, x.tkey, x.k
-                 limit v_left
-            )
-            select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
-              into q_prio, q_tkey, q_n
-              from (select top.prio, top.tkey, count(*)::integer as n from top group by 1, 2) q;
-        else
-            -- Plain: the oldest ready jobs across tenants, read from each
-            -- group's head.
-            with g as (
-                select g.prio, g.tkey
-                  from unnest(g_prio, g_tkey, g_open) g(prio, tkey, open)
-                 where g.open
-            ), c as (
-                select g.prio, g.tkey, j.run_at
-                  from g
-                  join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = g.tkey
-                 cross join lateral (
-                     select j.run_at
-                       from jq.jobs j
-                      where j.queue = p_queue and j.status = 'pending' and not j.deferred
-                        and j.priority = g.prio and coalesce(j.tenant, '') = g.tkey
-                        and j.run_at <= v_now
-                        and (p_types is null or j.type = any(p_types))
-                        and j.ctid <> all(v_ctids)
-                      order by j.run_at
-                      limit least(v_left, coalesce(t.room - t.got, v_left))) j
-            ), top as (
-                select c.prio, c.tkey
-                  from (select c.*, row_number() over (partition by c.tkey order by c.prio desc, c.run_at) as trn
-                          from c) c
-                  join unnest(t_tkey, t_room, t_got) t(tkey, room, got) on t.tkey = c.tkey
-                 where c.trn <= coalesce(t.room - t.got, v_left)
-                 order by c.prio desc, c.run_at, c.tkey
-                 limit v_left
-            )
-            select array_agg(q.prio), array_agg(q.tkey), array_agg(q.n)
-              into q_prio, q_tkey, q_n
-              from (select top.prio, top.tkey, count(*)::integer as n from top group by 1, 2) q;
-        end if;
-        exit when q_prio is null;
-
-        -- Lock each group's quota from its head, skipping rows other
-        -- claimers hold: a group whose first rows are taken yields its next.
-        with a as (
-            select a.prio, a.tkey, a.n, a.ord
-              from unnest(q_prio, q_tkey, q_n) with ordinality a(prio, tkey, n, ord)
-        ), f as (
-            select a.ord, p.ctid, p.type, p.concurrency_key
-              from a
-             cross join lateral (
-                 select j.ctid, j.type, j.concurrency_key
-                   from jq.jobs j
-                  where j.queue = p_queue and j.status = 'pending' and not j.deferred
-                    and j.priority = a.prio and coalesce(j.tenant, '') = a.tkey
-                    and j.run_at <= v_now
-                    and (p_types is null or j.type = any(p_types))
-                    and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
-                    and j.ctid <> all(v_ctids)
-                  order by j.run_at
-                  limit a.n
-                    for update of j skip locked) p
-        )
-        select v_ctids || coalesce((select array_agg(f.ctid) from f), '{}'),
-               v_types || coalesce((select array_agg(f.type) from f), '{}'),
-               v_keys || coalesce((select array_agg(f.concurrency_key) from f), '{}'),
-               (select array_agg((select count(*)::integer from f where f.ord = a.ord) order by a.ord) from a)
-          into v_ctids, v_types, v_keys, y_n;
-
-        -- What each tenant got; a group that yielded less than its quota is dry.
-        select array_agg(t.got + coalesce((select sum(y.n)::integer
-                                              from unnest(q_tkey, y_n) y(tkey, n)
-                                             where y.tkey = t.tkey), 0) order by t.ord)
-          into t_got
-          from unnest(t_tkey, t_got) with ordinality t(tkey, got, ord);
-        select array_agg(g.open and not exists (select 1 from unnest(q_prio, q_tkey, q_n, y_n) y(prio, tkey, n, got)
-                                                 where y.prio = g.prio and y.tkey = g.tkey and y.got < y.n)
-                         order by g.ord)
-          into g_open
-          from unnest(g_prio, g_tkey, g_open) with ordinality g(prio, tkey, open, ord);
-
-        -- Every round fills the claim or finds a group dry (or a tenant out of
-        -- room), so this ends within one round per group.
-        v_left := p_limit - cardinality(v_ctids);
-        exit when v_left = 0 or v_round > cardinality(g_prio);
+        v_quotas := jq._claim_quotas(p_queue, p_types, v_now, v_fair, v_left, v_groups, v_jobs);
+        exit when cardinality(v_quotas) = 0;
+        v_taken := jq._claim_take(p_queue, p_types, v_now, v_quotas, v_jobs);
+        v_jobs := v_jobs || v_taken;
+        v_left := p_limit - cardinality(v_jobs);
+        exit when v_left = 0 or v_round > cardinality(v_groups);
+        v_groups := jq._claim_charge(v_groups, v_quotas, v_taken);
     end loop;
-    if cardinality(v_ctids) = 0 then
+    if cardinality(v_jobs) = 0 then
         return;
     end if;
 
-    -- 5. Key caps, like tenant caps: lock the (type, key), then recount in a
-    -- new statement; keep at most the room left per key, drop the rest (they
-    -- stay pending; our row locks on them go at commit).
-    if exists (select 1 from unnest(v_keys) k where k is not null) then
-        with k as (
-            select distinct t.type, t.key from unnest(v_types, v_keys) t(type, key) where t.key is not null
-        )
-        select array_agg(k.type), array_agg(k.key) into v_types, v_keys
-          from k
-         where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.key));
-        select array_agg(x.ctid) into v_ctids
-          from (select j.ctid, j.type, j.concurrency_key as key,
-                       row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
-                  from jq.jobs j
-                 where j.ctid = any(v_ctids)) x
-          left join unnest(v_types, v_keys) lk(type, key) on lk.type = x.type and lk.key = x.key
-         where x.key is null
-            or (lk.key is not null and x.krn <= jq._key_room(x.type, x.key));
-        if v_ctids is null then
-            return;
-        end if;
-        -- Tenants are charged only for the jobs they are given.
-        select array_agg((select count(*)::integer from jq.jobs j
-                           where j.ctid = any(v_ctids) and coalesce(j.tenant, '') = t.tkey) order by t.ord)
-          into t_got
-          from unnest(t_tkey) with ordinality t(tkey, ord);
+    v_jobs := jq._claim_key_caps(v_jobs);  -- step 5
+    if cardinality(v_jobs) = 0 then
+        return;
     end if;
 
-    -- The update finds the locked rows by ctid (a row we hold FOR UPDATE
-    -- cannot move), saving a primary-key lookup per job.
+    -- Step 6, lease (here, not in a step: a step returning the rows would copy
+    -- them once more). The update finds the locked rows by ctid (a row we
+    -- hold FOR UPDATE cannot move), saving a primary-key lookup per job.
     return query
     update jq.jobs j
        set status = 'processing',
            locked_by = p_worker,
            locked_until = v_now + p_lease,
            attempts = j.attempts + 1
-     where j.ctid = any (v_ctids)
+     where j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
 
-    -- 6. Lanes, when tenants shared the queue: every tenant served moves on
-    -- by what it got over its weight; one that waited is written at its
-    -- level so it keeps its place. Last, so the lane rows stay locked only
-    -- until commit (concurrent claimers of the same tenants wait on them);
-    -- in tenant order, so claims cannot deadlock.
-    if v_fair and v_shared then
-        insert into jq.fair_lanes as l (queue, tenant, pass, last_share, served, updated_at)
-        select p_queue, t.tkey, t.eff + t.got::double precision / t.weight,
-               t.got::double precision / t.weight, t.got, v_now
-          from unnest(t_tkey, t_weight, t_pass, t_eff, t_got) t(tkey, weight, pass, eff, got)
-         where t.got > 0 or t.pass is null or t.pass < t.eff
-         order by t.tkey
-        on conflict on constraint fair_lanes_pkey do update
-           set pass = greatest(l.pass + excluded.last_share, excluded.pass),
-               last_share = excluded.last_share,
-               served = l.served + excluded.served,
-               updated_at = excluded.updated_at;
+    if v_fair and v_shared then  -- step 7
+        perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);
     end if;
 end
 $$;
@@ -3160,6 +3246,83 @@ GRANT ALL ON FUNCTION jq._check_timezone(p_timezone text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._check_worker(p_worker text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_worker(p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_charge_lanes(p_queue text, p_now timestamp with time zone, p_groups jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_charge_lanes(p_queue text, p_now timestamp with time zone, p_groups jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_charge_lanes(p_queue text, p_now timestamp with time zone, p_groups jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_key_caps(p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_key_caps(p_jobs jq.claim_job[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_key_caps(p_jobs jq.claim_job[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_promote_due(p_queue text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_quotas_fair(p_left integer, p_groups jq.claim_group[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_quotas_fair(p_left integer, p_groups jq.claim_group[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_quotas_fair(p_left integer, p_groups jq.claim_group[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_ready_groups(p_queue text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_ready_groups(p_queue text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_ready_groups(p_queue text, p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_settle_caps(p_queue text, p_groups jq.claim_group[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_settle_caps(p_queue text, p_groups jq.claim_group[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_settle_caps(p_queue text, p_groups jq.claim_group[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_standing(p_queue text, p_groups jq.claim_group[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_standing(p_queue text, p_groups jq.claim_group[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_standing(p_queue text, p_groups jq.claim_group[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint); Type: ACL; Schema: jq

@@ -22,6 +22,10 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
+from typing import Any
+
+import psycopg
+from psycopg import errors
 
 from .._calls.worker import CLAIM, ClaimedJob
 from .._limits import CLAIM_LIMIT_MAX
@@ -59,6 +63,7 @@ class Claimer:
         self._types = sorted(handlers)
         self._start_run = start
         self._set_waiting = set_waiting
+        self._read_committed_transaction = False  # the database defaults to a stricter isolation
 
     async def run(self) -> None:
         """The claim loop, until the worker stops (or, draining, finds nothing more to run)."""
@@ -116,19 +121,40 @@ class Claimer:
         """jq_claim for each due queue, in one statement; the rows of each queue."""
         self._state.stats["claim"] += len(due)
         self._state.stats["round_trips"] += 1
+        params = {
+            "queues": [q.name for q, _ in due],
+            "limits": [limit for _, limit in due],
+            "worker": self._name,
+            "lease": self._lease,
+            "types": self._types,
+        }
         async with self._connections.connection() as conn:
-            rows = await CLAIM.run_async(
-                conn,
-                queues=[q.name for q, _ in due],
-                limits=[limit for _, limit in due],
-                worker=self._name,
-                lease=self._lease,
-                types=self._types,
-            )
+            if self._read_committed_transaction:
+                rows = await self._claim_read_committed(conn, params)
+            else:
+                try:
+                    rows = await CLAIM.run_async(conn, **params)
+                except errors.InvalidTransactionState:
+                    # The database's default isolation is stricter than READ COMMITTED, which
+                    # jq_claim needs (its caps count running jobs in a fresh snapshot).
+                    logger.warning(
+                        "worker %s: the database's default isolation is not READ COMMITTED; "
+                        "claims run in READ COMMITTED transactions from now on",
+                        self._name,
+                    )
+                    self._read_committed_transaction = True
+                    rows = await self._claim_read_committed(conn, params)
         by_queue: dict[str, list[ClaimedJob]] = {q.name: [] for q, _ in due}
         for row in rows:
             by_queue[row.queue].append(row)
         return [by_queue[q.name] for q, _ in due]
+
+    @staticmethod
+    async def _claim_read_committed(conn: psycopg.AsyncConnection[Any], params: dict[str, Any]) -> list[ClaimedJob]:
+        """The claim in a READ COMMITTED transaction of its own (two more round trips)."""
+        await conn.set_isolation_level(psycopg.IsolationLevel.READ_COMMITTED)
+        async with conn.transaction():
+            return await CLAIM.run_async(conn, **params)
 
     def _start_claimed(self, due: list[tuple[Queue, int]], answers: list[list[ClaimedJob]]) -> int:
         """Start the claimed jobs; how many there were."""
