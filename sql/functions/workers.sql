@@ -290,3 +290,40 @@ as $$
 $$;
 comment on function jq.jq_workers() is
     'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+
+-- A claim's isolated run: leases to p_worker (which holds nothing) the
+-- oldest due suspect of the queue, alone, as jq_claim returns jobs; none
+-- when no suspect is due (of the given types, with room under its key cap).
+create or replace function jq._claim_suspect(
+    p_queue text, p_worker text, p_lease interval, p_now timestamptz, p_types text[])
+returns table (
+    id              uuid,
+    queue           text,
+    type            text,
+    payload         jsonb,
+    priority        smallint,
+    attempts        smallint,
+    max_attempts    smallint,
+    tenant          text,
+    run_at          timestamptz,
+    created_at      timestamptz,
+    locked_until    timestamptz,
+    idempotency_key text,
+    last_error      text)
+language plpgsql
+as $$
+begin
+    return query
+    update jq.jobs j
+       set status = 'processing', locked_by = p_worker, locked_until = p_now + p_lease, attempts = j.attempts + 1
+     where j.ctid = (select s.ctid from jq.jobs s
+                      where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
+                        and (p_types is null or s.type = any(p_types))
+                        and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
+                      order by s.run_at
+                      limit 1
+                        for update skip locked)
+    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+end
+$$;
