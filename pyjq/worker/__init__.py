@@ -116,6 +116,7 @@ from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
 from .maintenance import Maintenance
+from .registry import Registry
 from .shutdown import shut_down
 from .state import Handler, RunState
 from .threads import HandlerThreads
@@ -154,6 +155,7 @@ class _Parts:
     completer: Completer
     heartbeat: Heartbeat
     maintenance: Maintenance | None
+    registry: Registry
     done: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
 
@@ -425,6 +427,9 @@ class Worker:
         connections = Connections(self._conninfo, self.name, state)
         listener = Listener(state, self._conninfo, self.name)
         executor = Executor(state, self._threads, self.name)
+        heartbeat = Heartbeat(
+            state, connections, worker_name=self.name, lease=self.lease, interval=self.heartbeat_interval
+        )
         return _Parts(
             state=state,
             connections=connections,
@@ -441,18 +446,24 @@ class Worker:
                 set_waiting=listener.set_waiting,
             ),
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
-            heartbeat=Heartbeat(
-                state, connections, worker_name=self.name, lease=self.lease, interval=self.heartbeat_interval
-            ),
+            heartbeat=heartbeat,
             maintenance=(
                 Maintenance(state, connections, worker_name=self.name, interval=self.maintain_interval)
                 if self.maintain_interval
                 else None
             ),
+            registry=Registry(
+                self._conninfo,
+                worker_name=self.name,
+                queues=self.queues,
+                stats=self._stats,
+                on_was_gone=heartbeat.beat_now,
+            ),
         )
 
     def _start_parts(self, parts: _Parts) -> None:
         tasks = parts.tasks
+        parts.registry.start()  # its own thread and connection (registry.py)
         tasks["claimer"] = self._spawn("claimer", parts.claimer.run)
         tasks["flusher"] = self._spawn("flusher", parts.completer.run)
         tasks["heartbeat"] = self._spawn("heartbeat", parts.heartbeat.run)
@@ -495,6 +506,7 @@ class Worker:
                 await task
         # Handlers still running were released or abandoned: stop waiting for them.
         await parts.executor.cancel_leftovers()
+        await parts.registry.stop()  # deregisters
         await parts.connections.close()
         self._parts = None
         self._stop_early = None

@@ -156,9 +156,10 @@ begin
 end
 $$;
 
--- Registers a worker as it starts (or again: a row of the same name is
--- replaced, and the jobs a previous process of that name still held go back
--- to the queue, since the process starting now holds none). Returns the
+-- Registers a worker as it starts, or again (the same host and pid: it keeps
+-- its jobs). A row of the same name from another process (host, pid) is
+-- replaced, and the jobs that process still held go back to the queue: the
+-- process starting now holds none of them. Returns the
 -- registration, with the silence after which the worker is declared gone:
 -- beat at least every fifth of it (pyjq: every 3 s of the default 15 s).
 create or replace function jq.jq_worker_register(
@@ -176,22 +177,29 @@ set search_path = jq, pg_catalog, pg_temp
 set standard_conforming_strings = on
 as $$
 declare
-    v_now timestamptz := jq._now();
-    v_ids uuid[];
+    v_now  timestamptz := jq._now();
+    v_host text := coalesce(p_host, host(inet_client_addr()), 'local');
+    v_pid  integer := coalesce(p_pid, 0);
+    v_ids  uuid[];
 begin
     perform jq._check_worker(p_worker);
     perform jq._check_worker_queues(p_queues);
     perform jq._check_text(p_host, 'host', 255, true);
     perform jq._check_text(p_version, 'version', 64, true);
-    select array_agg(j.id) into v_ids
-      from (select j.id from jq.jobs j
-             where j.status = 'processing' and j.locked_by = p_worker
-             order by j.id
-               for update) j;
-    perform jq._orphan_jobs(v_ids, v_now, 'worker gone');
+    -- Another process of this name (not this one registering again): what it
+    -- held is orphaned.
+    if exists (select 1 from jq.workers w
+                where w.name = p_worker and (w.host, w.pid) is distinct from (v_host, v_pid)) then
+        select array_agg(j.id) into v_ids
+          from (select j.id from jq.jobs j
+                 where j.status = 'processing' and j.locked_by = p_worker
+                 order by j.id
+                   for update) j;
+        perform jq._orphan_jobs(v_ids, v_now, 'worker gone');
+    end if;
     return query
     insert into jq.workers as w (name, host, pid, queues, version, started_at, last_seen, gone_at)
-    values (p_worker, coalesce(p_host, host(inet_client_addr()), 'local'), coalesce(p_pid, 0), p_queues,
+    values (p_worker, v_host, v_pid, p_queues,
             coalesce(p_version, 'unknown'), v_now, v_now, null)
     on conflict (name) do update
        set host = excluded.host, pid = excluded.pid, queues = excluded.queues, version = excluded.version,

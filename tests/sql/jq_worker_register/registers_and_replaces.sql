@@ -1,8 +1,9 @@
 -- jq_worker_register stores who the worker is and answers gone_after; a
--- second registration of the same name (a restarted process) replaces the
--- row and hands back, at once, the jobs the previous process still held.
+-- second registration of the same name from another process (a restart: a
+-- new pid) replaces the row and hands back, at once, the jobs the previous
+-- process still held; the same process registering again keeps them.
 begin;
-select plan(6);
+select plan(7);
 
 select jq_test.set_now('2030-03-01 09:00Z') as t0 \gset
 select * from jq.jq_worker_register('reg-w1', '{"reg_q": 4, "urgent": 1}', 'host-a', 4242, '0.4.0') \gset r_
@@ -16,6 +17,9 @@ select results_eq(
 
 select jq_test.enqueue_and_claim('reg-w1', 'work', 'reg_q', 5) as job \gset
 select jq_test.advance('1 minute') \gset
+select count(*) from jq.jq_worker_register('reg-w1', '{"reg_q": 4, "urgent": 1}', 'host-a', 4242, '0.4.0') \gset
+select is((select locked_by from jq.jobs where id = :'job'), 'reg-w1',
+          'the same process registering again keeps its job');
 select * from jq.jq_worker_register('reg-w1', '{"reg_q": 8}', 'host-a', 4343, '0.4.0') \gset r2_
 select results_eq(
     $$select pid, queues, started_at from jq.workers where name = 'reg-w1'$$,
