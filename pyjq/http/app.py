@@ -12,6 +12,7 @@ queue logic. Served by ``pyjq serve`` (uvicorn); see docs/http.md.
     GET  /dead-letter                   admin      dead jobs grouped by type and error
     POST /dead-letter/retry             admin      requeue a group (202)
     GET  /queues, GET /metrics          admin      per-queue figures, Prometheus text
+    GET  /workers                       admin      registered workers: state, last beat, running jobs
     GET  /tenants                       admin      per queue and tenant: counts and the policy in force
     GET  /tenant-policies               admin      tenant weights and caps
     PUT|DELETE /tenant-policies/{queue}/{tenant}   admin   set or drop one (tenant - : no tenant)
@@ -72,6 +73,8 @@ from .models import (
     TenantPolicyRow,
     TenantsQuery,
     TenantStats,
+    WorkerEntry,
+    WorkerList,
 )
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app"]
@@ -409,6 +412,37 @@ def create_app(
                             r.oldest_ready_age.total_seconds() if r.oldest_ready_age is not None else None
                         ),
                         dead=r.dead,
+                    )
+                    for r in rows
+                ]
+            )
+        )
+
+    @app.get(
+        "/workers",
+        tags=["operations"],
+        summary="Registered workers",
+        response_model=None,
+        responses={
+            200: {"model": WorkerList, "description": "Newest first; gone workers are kept an hour."},
+            **_errors(),
+        },
+    )
+    async def workers(_: Principal = admin) -> JSONResponse:
+        rows = await db.workers()
+        return _json(
+            WorkerList(
+                workers=[
+                    WorkerEntry(
+                        worker=r.worker,
+                        host=r.host,
+                        pid=r.pid,
+                        queues={q: int(n) for q, n in r.queues.items()},
+                        version=r.version,
+                        started_at=r.started_at,
+                        last_seen=r.last_seen,
+                        state=r.state,
+                        running=r.running,
                     )
                     for r in rows
                 ]
