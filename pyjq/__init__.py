@@ -67,9 +67,9 @@ from .policies import (
     tenants_async,
 )
 from .registry import WorkerInfo, workers, workers_async
-from .scheduler import (
+from .scheduler import Scheduler
+from .schedules import (
     Schedule,
-    Scheduler,
     ScheduleResult,
     list_schedules,
     pause_schedule,
@@ -89,7 +89,7 @@ from .scheduler import (
 )
 from .worker import RunSummary, Worker
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"  # the Python package's one place; sql/bootstrap.sql holds the schema's (tests compare them)
 
 # Deprecated aliases (removed in 0.5), the names of release 0.3, kept in __all__:
 #   schedule        = schedule_put

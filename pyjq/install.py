@@ -35,6 +35,8 @@ def install_script(root: Path | None = None) -> list[tuple[Path, str]]:
         if line.startswith(("\\ir ", "\\i ")):
             path = root / line.split(None, 1)[1].strip()
             parts.append((path, path.read_text()))
+        elif line.startswith("\\echo ") or line.endswith("\\gset"):
+            continue  # psql's report of what the install did (jq.install_report); pyjq returns the version
         elif line.startswith("\\"):
             if not line.startswith("\\set "):
                 raise ValueError(f"install.sql uses a psql meta-command pyjq does not know: {line}")

@@ -1,17 +1,9 @@
 """Recurring schedules: cron in a named IANA timezone, with jitter, fired
 exactly once per slot.
 
-Managing schedules (one jq_* call each, in the caller's transaction; each has
-an ``_async`` twin taking an AsyncConnection)::
-
-    pyjq.schedule_put(conn, "digest:user-42", cron="0 8 * * *", timezone="Europe/Berlin",
-                      type="send_digest", payload={"user_id": 42}, jitter_seconds=600)
-    pyjq.schedules(conn)                 # or schedules(conn, "digest:user-42")
-    pyjq.schedule_pause(conn, name); pyjq.schedule_resume(conn, name); pyjq.schedule_delete(conn, name)
-
-``schedule_put`` checks the cron with jq's grammar and croniter, and the
-timezone with zoneinfo, before writing anything; SQL checks both again. The
-grammar, the slots and the DST rule are in :mod:`pyjq.cron`.
+Managing schedules (``schedule_put``, ``schedules``, ``schedule_pause``, ...)
+is :mod:`pyjq.schedules`, re-exported here; the grammar, the slots and the DST
+rule are in :mod:`pyjq.cron`.
 
 Firing: the :class:`Scheduler`. Any number run at once (one inside every
 worker); each slot fires once. Its whole API::
@@ -72,23 +64,17 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
-from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from ._calls import expect_row
 from ._calls.schedules import (
-    SCHEDULE_DELETE,
-    SCHEDULE_PAUSE,
-    SCHEDULE_PUT,
-    SCHEDULE_RESUME,
-    SCHEDULES,
     SCHEDULES_DUE,
     SCHEDULES_FIRE,
     DueSchedule,
@@ -99,7 +85,23 @@ from ._calls.schedules import (
 from ._calls.session import SET_CLOCK
 from ._limits import SCHEDULES_DUE_LIMIT_MAX
 from .cron import CronTimes, cron_times, parse_cron, schedule_key, schedule_offset
-from .errors import InvalidArgument
+from .schedules import (  # re-exported: pyjq.scheduler.schedule_put etc. keep working
+    list_schedules,
+    pause_schedule,
+    resume_schedule,
+    schedule,
+    schedule_delete,
+    schedule_delete_async,
+    schedule_pause,
+    schedule_pause_async,
+    schedule_put,
+    schedule_put_async,
+    schedule_resume,
+    schedule_resume_async,
+    schedules,
+    schedules_async,
+    unschedule,
+)
 
 __all__ = [
     "CronTimes",
@@ -129,8 +131,6 @@ __all__ = [
 
 logger = logging.getLogger("pyjq.scheduler")
 
-MISSED = ("latest", "all", "none")
-
 
 @dataclass(frozen=True, slots=True)
 class TickResult:
@@ -138,146 +138,6 @@ class TickResult:
     advanced: int  # schedules whose next_run_at it moved
     jobs: int  # jobs enqueued
     full: bool  # more may be due now: a whole batch was claimed, or a backlog (missed = all) remains
-
-
-# -- managing schedules ---------------------------------------------------------------
-
-
-def _put_params(
-    name: str,
-    cron: str,
-    timezone: str,
-    type: str,
-    payload: Mapping[str, Any] | None,
-    queue: str,
-    priority: int,
-    jitter_seconds: int,
-    max_attempts: int | None,
-    missed: str,
-    now: datetime | None,
-) -> dict[str, Any]:
-    """jq_schedule_put's arguments, after checking cron, timezone and missed, with next_run_at from croniter."""
-    if missed not in MISSED:
-        raise InvalidArgument(f"missed {missed!r} is not latest, all or none", sqlstate="22023")
-    times = CronTimes(cron, timezone)
-    moment = now or datetime.now(UTC)
-    if moment.tzinfo is None:
-        raise ValueError("now must be timezone-aware")
-    return {
-        "name": name,
-        "cron": cron,
-        "timezone": timezone,
-        "type": type,
-        "payload": Jsonb(dict(payload) if payload is not None else {}),
-        "queue": queue,
-        "priority": priority,
-        "jitter_seconds": jitter_seconds,
-        "max_attempts": max_attempts,
-        "missed": missed,
-        "next_run_at": times.next_after(moment),
-    }
-
-
-def schedule_put(
-    conn: psycopg.Connection,
-    name: str,
-    *,
-    cron: str,
-    timezone: str,
-    type: str,
-    payload: Mapping[str, Any] | None = None,
-    queue: str = "default",
-    priority: int = 0,
-    jitter_seconds: int = 0,
-    max_attempts: int | None = None,
-    missed: str = "latest",
-    now: datetime | None = None,
-) -> ScheduleResult:
-    """Create or update the schedule ``name`` (jq_schedule_put); returns
-    ``ScheduleResult(name, created, next_run_at)``.
-
-    The cron (five fields, or @hourly/@daily/@weekly/@monthly/@yearly) is
-    checked with jq's grammar and croniter and the timezone with zoneinfo
-    before anything is written; next_run_at is the first slot after ``now``
-    (default: this machine's clock) unless the schedule exists with the same
-    cron and timezone, which keeps its pending next_run_at. ``missed`` is
-    latest, all or none (see the module docstring).
-    """
-    params = _put_params(
-        name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, now
-    )
-    return expect_row(SCHEDULE_PUT.run(conn, **params), "jq_schedule_put")
-
-
-async def schedule_put_async(
-    conn: psycopg.AsyncConnection,
-    name: str,
-    *,
-    cron: str,
-    timezone: str,
-    type: str,
-    payload: Mapping[str, Any] | None = None,
-    queue: str = "default",
-    priority: int = 0,
-    jitter_seconds: int = 0,
-    max_attempts: int | None = None,
-    missed: str = "latest",
-    now: datetime | None = None,
-) -> ScheduleResult:
-    """schedule_put on an async connection."""
-    params = _put_params(
-        name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, now
-    )
-    return expect_row(await SCHEDULE_PUT.run_async(conn, **params), "jq_schedule_put")
-
-
-def schedule_delete(conn: psycopg.Connection, name: str) -> bool:
-    """Delete a schedule (jq_schedule_delete); False if there was none. Jobs it enqueued stay."""
-    return SCHEDULE_DELETE.run(conn, name=name)
-
-
-async def schedule_delete_async(conn: psycopg.AsyncConnection, name: str) -> bool:
-    """schedule_delete on an async connection."""
-    return await SCHEDULE_DELETE.run_async(conn, name=name)
-
-
-def schedule_pause(conn: psycopg.Connection, name: str) -> bool:
-    """Pause a schedule (jq_schedule_pause); False if there is none."""
-    return SCHEDULE_PAUSE.run(conn, name=name)
-
-
-async def schedule_pause_async(conn: psycopg.AsyncConnection, name: str) -> bool:
-    """schedule_pause on an async connection."""
-    return await SCHEDULE_PAUSE.run_async(conn, name=name)
-
-
-def schedule_resume(conn: psycopg.Connection, name: str) -> bool:
-    """Resume a paused schedule from now on (jq_schedule_resume); False if there is none.
-    Slots that passed while it was paused do not fire."""
-    return SCHEDULE_RESUME.run(conn, name=name)
-
-
-async def schedule_resume_async(conn: psycopg.AsyncConnection, name: str) -> bool:
-    """schedule_resume on an async connection."""
-    return await SCHEDULE_RESUME.run_async(conn, name=name)
-
-
-def schedules(conn: psycopg.Connection, name: str | None = None) -> list[Schedule]:
-    """Every schedule by name, or only ``name`` (jq_schedules)."""
-    return SCHEDULES.run(conn, name=name)
-
-
-async def schedules_async(conn: psycopg.AsyncConnection, name: str | None = None) -> list[Schedule]:
-    """schedules on an async connection."""
-    return await SCHEDULES.run_async(conn, name=name)
-
-
-# Deprecated aliases (removed in 0.5): the names of release 0.3 (listed in __all__ too).
-schedule = schedule_put
-unschedule = schedule_delete
-pause_schedule = schedule_pause
-resume_schedule = schedule_resume
-list_schedules = schedules
 
 
 # -- firing ---------------------------------------------------------------------------

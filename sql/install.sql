@@ -14,7 +14,8 @@
 -- once, at the top of bootstrap.sql.
 --
 -- pyjq.install(conn) runs this same file: it understands only the meta-commands
--- used here (\set, \ir) and begin/commit, so keep to them.
+-- used here (\set, \ir, the closing \gset and \echo of the report) and
+-- begin/commit, so keep to them.
 \set ON_ERROR_STOP on
 \set QUIET on
 begin;
@@ -42,3 +43,6 @@ begin;
 \ir roles.sql
 \ir record_release.sql
 commit;
+-- The one line that says what happened (record_release.sql wrote it).
+select current_setting('jq.install_report') as jq_install_report \gset
+\echo :jq_install_report

@@ -90,9 +90,8 @@ def _psql_install(conninfo: str, root: Path = REPO, *, quiet: bool = True) -> su
 
 
 def _install_report(proc: subprocess.CompletedProcess) -> str:
-    """What an install printed, as psql shows it, without psql's file:line prefix."""
-    lines = (proc.stdout + proc.stderr).splitlines()
-    return "\n".join(re.sub(r"^psql:[^:]+:\d+: ", "", ln) for ln in lines)
+    """Everything an install printed, stdout and stderr."""
+    return (proc.stdout + proc.stderr).strip()
 
 
 def _schema_dump(conninfo: str) -> str:
@@ -152,10 +151,10 @@ def test_psql_install_prints_one_line_saying_what_it_did(empty_database):
     target = empty_database()
     first = _psql_install(target, quiet=False)
     assert first.returncode == 0, first.stderr
-    assert _install_report(first) == f"INFO:  jq {RELEASE} installed"
+    assert _install_report(first) == f"jq {RELEASE} installed"
     again = _psql_install(target, quiet=False)
     assert again.returncode == 0, again.stderr
-    assert _install_report(again) == f"INFO:  jq {RELEASE} is up to date"
+    assert _install_report(again) == f"jq {RELEASE} is up to date"
 
 
 def test_installer_refuses_a_newer_schema(empty_database):
@@ -297,7 +296,7 @@ def test_upgrade_from_a_release_keeps_jobs_and_matches_a_fresh_install(empty_dat
 
     new = _psql_install(upgraded, quiet=False)
     assert new.returncode == 0, new.stderr
-    assert _install_report(new) == f"INFO:  jq upgraded from {release} to {RELEASE}"
+    assert _install_report(new) == f"jq upgraded from {release} to {RELEASE}"
     assert _psql_install(fresh).returncode == 0
 
     with psycopg.connect(upgraded, autocommit=True) as conn:
@@ -384,3 +383,9 @@ def test_committed_schema_matches_a_fresh_install(empty_database):
         "sql/schema.sql differs from what sql/install.sql produces. If the change is intended, regenerate it:\n"
         f"    {SCHEMA_REGENERATE}\nand review the diff (git diff sql/schema.sql)."
     )
+
+
+def test_python_package_and_schema_share_the_release() -> None:
+    """pyjq.__version__ (the one place of the Python package's number, which pyproject.toml reads)
+    is the release sql/bootstrap.sql installs."""
+    assert pyjq.__version__ == RELEASE
