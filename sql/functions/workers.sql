@@ -91,12 +91,16 @@ as $$
 declare
     v_names text[];
     v_ids   uuid[];
+    v_since timestamptz := p_now - (select s.worker_gone_after from jq.settings s);
 begin
+    -- The common case, no one silent: one probe of workers_last_seen_idx, no row locks.
+    if not exists (select 1 from jq.workers w where w.gone_at is null and w.last_seen < v_since) then
+        return 0;
+    end if;
     with silent as (
         select w.name
           from jq.workers w
-         where w.gone_at is null
-           and w.last_seen < p_now - (select s.worker_gone_after from jq.settings s)
+         where w.gone_at is null and w.last_seen < v_since
          order by w.last_seen
          limit 100
            for update skip locked
@@ -125,16 +129,21 @@ $$;
 -- may take one suspect, alone) or 'busy' (only jobs that are not suspects).
 create or replace function jq._worker_isolation(p_worker text)
 returns text
-language sql
+language plpgsql
 stable
 as $$
-    select case when bool_or(h.orphaned >= 2) then 'isolated'
-                when count(*) = 0 then 'idle'
-                else 'busy' end
-      from (select j.orphaned from jq.jobs j
-             where j.status = 'processing' and j.locked_by = p_worker
-             order by j.orphaned desc
-             limit 1) h
+declare
+    v_orphaned smallint;
+begin
+    -- PL/pgSQL, not SQL: its query is planned once per session (a SQL function called from
+    -- jq_claim would be planned on every claim).
+    select h.orphaned into v_orphaned
+      from jq.jobs h
+     where h.status = 'processing' and h.locked_by = p_worker
+     order by h.orphaned desc
+     limit 1;
+    return case when v_orphaned is null then 'idle' when v_orphaned >= 2 then 'isolated' else 'busy' end;
+end
 $$;
 
 -- The queues argument of jq_worker_register: a JSON object of queue name ->

@@ -59,8 +59,8 @@ alter table jq.jobs
 alter table jq.job_history add column orphaned smallint not null default 0;
 alter table jq.dead_jobs add column orphaned smallint not null default 0;
 -- A worker's running jobs: rescue of a gone worker, and the claim's "does
--- this worker hold anything?" for suspects.
-create index jobs_locked_by_idx on jq.jobs (locked_by) where status = 'processing';
+-- this worker hold anything, a suspect first?" (one index entry read).
+create index jobs_locked_by_idx on jq.jobs (locked_by, orphaned desc) where status = 'processing';
 -- Suspects waiting for an isolated run.
 create index jobs_suspect_idx on jq.jobs (queue, run_at) where status = 'pending' and orphaned >= 2;
 
