@@ -31,6 +31,10 @@ handlers, batches calls and keeps connections healthy:
   3``) one ``jq_heartbeat`` for all the jobs held; none while idle. A lost
   lease abandons the job; a requested cancellation cancels its handler
   (``job.cancelled``), noticed within one heartbeat interval.
+* Registry (``registry``). Registers the worker in jq.workers at start, beats
+  every 3 s on a thread and connection of its own, deregisters on a clean
+  stop; a worker silent for 15 s is declared gone by any other worker's claim
+  and its jobs go back to the queue at once.
 * Timeouts (``@worker.handler("x", timeout=30)``): a coroutine is cancelled
   and the attempt fails with a TimeoutError; a thread cannot be killed, so its
   ``job.cancelled`` is set and its slot stays busy until it returns.
@@ -77,7 +81,8 @@ buffer; every field has one writer, a method of the object holding it, e.g.
   into a result (``errortext``; plain functions on ``threads``);
 * ``completer`` writes results in batches and splits refused batches;
 * ``listener`` owns the LISTEN connection and the ``jq_set_waiting`` marks;
-* ``heartbeat`` and ``maintenance`` each run on their own timer;
+* ``heartbeat`` and ``maintenance`` each run on their own timer, ``registry``
+  on its own thread;
 * ``shutdown`` orders the end of a run, ``release`` hands running jobs back;
 * ``connections`` (the pool), ``log`` and ``timing`` serve them all.
 
