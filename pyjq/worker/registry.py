@@ -98,7 +98,9 @@ class Registry:
                 backoff.reset()
                 delay = self.interval if registered else 0.0
             except DATABASE_ERRORS as exc:
-                logger.warning("worker %s: registry beat failed (%s); retrying", self._name, oneline(exc))
+                # Once per outage: the pool's parts say the database is unreachable too.
+                log = logger.debug if backoff.failures else logger.warning
+                log("worker %s: registry beat failed (%s); retrying", self._name, oneline(exc))
                 _close(conn)
                 conn = None
                 delay = min(self.interval, backoff.next())
