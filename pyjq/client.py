@@ -24,6 +24,7 @@ from uuid import UUID
 import psycopg
 from psycopg.types.json import Jsonb
 
+from ._adapters import takes_async_connection, takes_connection
 from ._calls import expect_row
 from ._calls.admin import DEAD_GROUPS, MAINTAIN, RETRY_DEAD, STATS, VERSION, DeadGroup, QueueStats
 from ._calls.jobs import CANCEL, ENQUEUE, ENQUEUE_MANY, STATUS, EnqueueResult, JobStatus
@@ -95,6 +96,7 @@ def _jobs_json(jobs: Iterable[Mapping[str, Any]]) -> Jsonb:
     return Jsonb(out)
 
 
+@takes_connection
 def enqueue(
     conn: psycopg.Connection,
     type: str,
@@ -120,6 +122,7 @@ def enqueue(
     return expect_row(ENQUEUE.run(conn, **params), "jq_enqueue")
 
 
+@takes_async_connection
 async def enqueue_async(
     conn: psycopg.AsyncConnection,
     type: str,
@@ -140,6 +143,7 @@ async def enqueue_async(
     return expect_row(await ENQUEUE.run_async(conn, **params), "jq_enqueue")
 
 
+@takes_connection
 def enqueue_many(conn: psycopg.Connection, jobs: Iterable[Mapping[str, Any]]) -> list[EnqueueResult]:
     """Enqueue many jobs in one call (jq_enqueue_many); results in input order.
 
@@ -149,6 +153,7 @@ def enqueue_many(conn: psycopg.Connection, jobs: Iterable[Mapping[str, Any]]) ->
     return ENQUEUE_MANY.run(conn, jobs=_jobs_json(jobs))
 
 
+@takes_async_connection
 async def enqueue_many_async(conn: psycopg.AsyncConnection, jobs: Iterable[Mapping[str, Any]]) -> list[EnqueueResult]:
     """enqueue_many on an async connection."""
     return await ENQUEUE_MANY.run_async(conn, jobs=_jobs_json(jobs))
@@ -157,21 +162,25 @@ async def enqueue_many_async(conn: psycopg.AsyncConnection, jobs: Iterable[Mappi
 # -- status, cancel -----------------------------------------------------------
 
 
+@takes_connection
 def status(conn: psycopg.Connection, job_id: UUID | str) -> JobStatus | None:
     """Where a job is and how it went (jq_status); None for an unknown id."""
     return STATUS.run(conn, job_id=job_id)
 
 
+@takes_async_connection
 async def status_async(conn: psycopg.AsyncConnection, job_id: UUID | str) -> JobStatus | None:
     """status on an async connection."""
     return await STATUS.run_async(conn, job_id=job_id)
 
 
+@takes_connection
 def cancel(conn: psycopg.Connection, job_id: UUID | str) -> str:
     """Cancel a job (jq_cancel): 'cancelled', 'running' (cooperative request), 'finished' or 'not_found'."""
     return CANCEL.run(conn, job_id=job_id)
 
 
+@takes_async_connection
 async def cancel_async(conn: psycopg.AsyncConnection, job_id: UUID | str) -> str:
     """cancel on an async connection."""
     return await CANCEL.run_async(conn, job_id=job_id)
@@ -180,11 +189,13 @@ async def cancel_async(conn: psycopg.AsyncConnection, job_id: UUID | str) -> str
 # -- dead letters, stats, maintenance ------------------------------------------
 
 
+@takes_connection
 def dead_groups(conn: psycopg.Connection, *, since: datetime | None = None, type: str | None = None) -> list[DeadGroup]:
     """Dead jobs grouped by type and normalised error, largest first (jq_dead_groups)."""
     return DEAD_GROUPS.run(conn, since=since, type=type)
 
 
+@takes_async_connection
 async def dead_groups_async(
     conn: psycopg.AsyncConnection, *, since: datetime | None = None, type: str | None = None
 ) -> list[DeadGroup]:
@@ -192,6 +203,7 @@ async def dead_groups_async(
     return await DEAD_GROUPS.run_async(conn, since=since, type=type)
 
 
+@takes_connection
 def retry_dead(
     conn: psycopg.Connection,
     *,
@@ -204,6 +216,7 @@ def retry_dead(
     return RETRY_DEAD.run(conn, type=type, error=error, since=since, limit=limit)
 
 
+@takes_async_connection
 async def retry_dead_async(
     conn: psycopg.AsyncConnection,
     *,
@@ -216,31 +229,37 @@ async def retry_dead_async(
     return await RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
 
 
+@takes_connection
 def stats(conn: psycopg.Connection) -> list[QueueStats]:
     """Per-queue depth, running count, oldest ready age and dead count (jq_stats)."""
     return STATS.run(conn)
 
 
+@takes_async_connection
 async def stats_async(conn: psycopg.AsyncConnection) -> list[QueueStats]:
     """stats on an async connection."""
     return await STATS.run_async(conn)
 
 
+@takes_connection
 def maintain(conn: psycopg.Connection) -> dict[str, Any]:
     """Rotate history partitions, purge expired keys, reap expired leases (jq_maintain)."""
     return MAINTAIN.run(conn)
 
 
+@takes_async_connection
 async def maintain_async(conn: psycopg.AsyncConnection) -> dict[str, Any]:
     """maintain on an async connection."""
     return await MAINTAIN.run_async(conn)
 
 
+@takes_connection
 def version(conn: psycopg.Connection) -> str:
     """The installed jq schema release (jq_version)."""
     return VERSION.run(conn)
 
 
+@takes_async_connection
 async def version_async(conn: psycopg.AsyncConnection) -> str:
     """version on an async connection."""
     return await VERSION.run_async(conn)

@@ -345,7 +345,7 @@ class Scheduler:
                 return
             if own is None or own.closed or own.broken:
                 own = await psycopg.AsyncConnection.connect(
-                    pool_or_dsn, autocommit=True, application_name="pyjq scheduler"
+                    pool_or_dsn, autocommit=True, application_name="pyjq scheduler", prepare_threshold=None
                 )
             yield own
 

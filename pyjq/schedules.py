@@ -21,6 +21,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from ._adapters import takes_async_connection, takes_connection
 from ._calls import expect_row
 from ._calls.schedules import (
     SCHEDULE_DELETE,
@@ -93,6 +94,7 @@ def _put_params(
     }
 
 
+@takes_connection
 def schedule_put(
     conn: psycopg.Connection,
     name: str,
@@ -124,6 +126,7 @@ def schedule_put(
     return expect_row(SCHEDULE_PUT.run(conn, **params), "jq_schedule_put")
 
 
+@takes_async_connection
 async def schedule_put_async(
     conn: psycopg.AsyncConnection,
     name: str,
@@ -146,42 +149,50 @@ async def schedule_put_async(
     return expect_row(await SCHEDULE_PUT.run_async(conn, **params), "jq_schedule_put")
 
 
+@takes_connection
 def schedule_delete(conn: psycopg.Connection, name: str) -> bool:
     """Delete a schedule (jq_schedule_delete); False if there was none. Jobs it enqueued stay."""
     return SCHEDULE_DELETE.run(conn, name=name)
 
 
+@takes_async_connection
 async def schedule_delete_async(conn: psycopg.AsyncConnection, name: str) -> bool:
     """schedule_delete on an async connection."""
     return await SCHEDULE_DELETE.run_async(conn, name=name)
 
 
+@takes_connection
 def schedule_pause(conn: psycopg.Connection, name: str) -> bool:
     """Pause a schedule (jq_schedule_pause); False if there is none."""
     return SCHEDULE_PAUSE.run(conn, name=name)
 
 
+@takes_async_connection
 async def schedule_pause_async(conn: psycopg.AsyncConnection, name: str) -> bool:
     """schedule_pause on an async connection."""
     return await SCHEDULE_PAUSE.run_async(conn, name=name)
 
 
+@takes_connection
 def schedule_resume(conn: psycopg.Connection, name: str) -> bool:
     """Resume a paused schedule from now on (jq_schedule_resume); False if there is none.
     Slots that passed while it was paused do not fire."""
     return SCHEDULE_RESUME.run(conn, name=name)
 
 
+@takes_async_connection
 async def schedule_resume_async(conn: psycopg.AsyncConnection, name: str) -> bool:
     """schedule_resume on an async connection."""
     return await SCHEDULE_RESUME.run_async(conn, name=name)
 
 
+@takes_connection
 def schedules(conn: psycopg.Connection, name: str | None = None) -> list[Schedule]:
     """Every schedule by name, or only ``name`` (jq_schedules)."""
     return SCHEDULES.run(conn, name=name)
 
 
+@takes_async_connection
 async def schedules_async(conn: psycopg.AsyncConnection, name: str | None = None) -> list[Schedule]:
     """schedules on an async connection."""
     return await SCHEDULES.run_async(conn, name=name)

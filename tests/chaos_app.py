@@ -62,7 +62,12 @@ async def _record(job: pyjq.Job, started: float) -> None:
     global _pool
     if _pool is None:
         _pool = AsyncConnectionPool(
-            DSN, min_size=1, max_size=sum(worker.queues.values()), kwargs={"autocommit": True}, open=False, timeout=5.0
+            DSN,
+            min_size=1,
+            max_size=sum(worker.queues.values()),
+            kwargs={"autocommit": True, "prepare_threshold": None},  # PgBouncer in transaction mode
+            open=False,
+            timeout=5.0,
         )
         await _pool.open(wait=False)
     row = (uuid.uuid4(), job.id, job.worker, job.attempts, datetime.fromtimestamp(started, UTC))

@@ -17,8 +17,10 @@ tests/harness/testserver.py, unless you point the tests elsewhere):
   an existing server; they create and drop databases named ``jq_test*`` there.
 
 Fixtures: ``db`` (autocommit connection to the fresh database), ``dsn`` (its
-conninfo string, for opening more real connections), ``connect`` (opens extra
-autocommit connections to it, closed at teardown). Shared helpers (polling,
+conninfo string, for opening more real connections), ``bouncer_dsn`` (the same
+database through the harness's PgBouncer in transaction pooling mode, on
+$JQ_TEST_PGBOUNCER_PORT), ``connect`` (opens extra autocommit connections to
+it, closed at teardown). Shared helpers (polling,
 job status, the CLI runner, dead jobs) are in tests/helpers.py.
 
 Groups: every test is in exactly one (markers registered in pyproject.toml;
@@ -46,7 +48,7 @@ from typing import Any
 import psycopg
 import pytest
 from harness import testserver
-from psycopg.conninfo import make_conninfo
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from pytest_postgresql import factories
 
 import pyjq
@@ -59,6 +61,7 @@ GROUPS = ("unit", "db", "processes")
 # Modules (file name) and single tests (file::function) in the `processes` group.
 PROCESS_TESTS = {
     "test_chaos.py",
+    "test_connections.py",
     "test_install.py",
     "test_polyglot.py",
     "test_worker_process.py",
@@ -141,7 +144,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     try:
         if _NO_SERVER in session.config.stash:
             raise LocalPostgresError(session.config.stash[_NO_SERVER])
-        server.start()
+        testserver.start(server)
     except LocalPostgresError as exc:
         raise pytest.UsageError(f"cannot start the test server: {exc}") from None
     os.environ.update(testserver.environment(server))
@@ -151,7 +154,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """Stop the planned server and remove its folder (also after Ctrl-C)."""
     server = config.stash.get(_SERVER, None)
     if server is not None:
-        server.stop()
+        testserver.stop(server)
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,18 @@ def dsn(postgresql: psycopg.Connection) -> str:
     params: dict[str, Any] = {"host": info.host, "port": info.port, "user": info.user, "dbname": info.dbname}
     if info.password:
         params["password"] = info.password
+    return make_conninfo(**params)
+
+
+@pytest.fixture
+def bouncer_dsn(dsn: str) -> str:
+    """Conninfo string for the same fresh database as ``db``, through the harness's PgBouncer
+    (transaction pooling, tests/harness/bouncer.py): a server connection per transaction."""
+    port = os.environ.get("JQ_TEST_PGBOUNCER_PORT")
+    if not port:
+        pytest.fail("no PgBouncer: JQ_TEST_PGBOUNCER_PORT is not set (run through make test)", pytrace=False)
+    params = conninfo_to_dict(dsn)
+    params.update(host="127.0.0.1", port=port)
     return make_conninfo(**params)
 
 

@@ -142,8 +142,9 @@ class Tally:
 class Chaos:
     """Producers, a fleet of worker processes and the disruptions of one run."""
 
-    def __init__(self, dsn: str, tmp_path: Path):
-        self.dsn = dsn
+    def __init__(self, dsn: str, tmp_path: Path, work_dsn: str | None = None):
+        self.dsn = dsn  # direct: setup, observation, and the workers' LISTEN connections
+        self.work_dsn = work_dsn or dsn  # producers and workers (PgBouncer, when given)
         self.tmp_path = tmp_path
         self.procs: list[WorkerProc] = []
         self.disruptions: list[Disruption] = []
@@ -165,7 +166,9 @@ class Chaos:
 
     def start_worker(self, name: str, queues: dict[str, int], loglevel: str = "WARNING", **opts: Any) -> WorkerProc:
         loglevel = os.environ.get("JQ_CHAOS_LOGLEVEL", loglevel)  # e.g. DEBUG, to look into a failure
-        proc = WorkerProc(self.dsn, self.tmp_path / f"{name}.log", name, dict(opts, queues=queues), loglevel)
+        if self.work_dsn != self.dsn:
+            opts = dict(opts, listen_dsn=self.dsn)  # behind PgBouncer: LISTEN on a direct connection
+        proc = WorkerProc(self.work_dsn, self.tmp_path / f"{name}.log", name, dict(opts, queues=queues), loglevel)
         self.procs.append(proc)
         return proc
 
@@ -272,7 +275,7 @@ class Chaos:
                 ids: list[UUID] = []
                 try:
                     if conn is None:
-                        conn = psycopg.connect(self.dsn, autocommit=False, connect_timeout=5)
+                        conn = psycopg.connect(self.work_dsn, autocommit=False, connect_timeout=5)
                     with conn.transaction():
                         for plan in backlog:
                             result = pyjq.enqueue(
@@ -474,8 +477,11 @@ def summary(capsys, test: str, chaos: Chaos, out: Outcome, seconds: float) -> st
 
 
 @pytest.fixture
-def chaos(dsn: str, tmp_path: Path) -> Iterator[Chaos]:
-    run = Chaos(dsn, tmp_path)
+def chaos(request: pytest.FixtureRequest, dsn: str, tmp_path: Path) -> Iterator[Chaos]:
+    """A run against the test database; ``pgbouncer`` (indirect parameter): producers and workers
+    through the harness's PgBouncer in transaction mode, the workers' LISTEN direct."""
+    through = getattr(request, "param", "direct")
+    run = Chaos(dsn, tmp_path, request.getfixturevalue("bouncer_dsn") if through == "pgbouncer" else None)
     yield run
     run.close()
 
@@ -512,6 +518,7 @@ def finish(chaos: Chaos, timeout: float) -> None:
 WORKER_OPTS = dict(lease=5, poll_interval=0.5, maintain_interval=20)
 
 
+@pytest.mark.parametrize("chaos", ["direct", "pgbouncer"], indirect=True)
 def test_chaos_worker_kills_lose_no_job(chaos, capsys):
     """4 worker processes drain the jobs while a random one is SIGKILLed every few
     seconds and replaced: every acknowledged job ran, only jobs in flight at a kill
@@ -553,6 +560,7 @@ def test_chaos_worker_kills_lose_no_job(chaos, capsys):
 
 
 @pytest.mark.skipif("JQ_TEST_PGCTL" not in os.environ, reason="needs the make test harness (JQ_TEST_PGCTL)")
+@pytest.mark.parametrize("chaos", ["direct", "pgbouncer"], indirect=True)
 def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
     """The same load while the server is crashed (pg_ctl restart -m immediate) mid-run:
     every enqueue whose commit returned runs; the workers reconnect without a restart."""
@@ -579,7 +587,9 @@ def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
     wait_drained(chaos, timeout=_soak(120, 600), tick=crasher)
     assert not pending, "the load ended before the planned crashes"
     last_crash = max(d.end for d in chaos.disruptions)
-    back, reconnect_s = _reconnected(chaos, {w.name for w in workers}, last_crash, timeout=30)
+    # Connections opened since the last crash began: a worker may be back before pg_ctl returns.
+    crash_began = max(d.start for d in chaos.disruptions)
+    back, last_back = _reconnected(chaos, {w.name for w in workers}, crash_began, timeout=30)
     finish(chaos, timeout=60)
     out = verify(chaos)
     summary(capsys, "server crash", chaos, out, time.monotonic() - began)
@@ -602,27 +612,29 @@ def test_chaos_server_crash_loses_no_acknowledged_job(chaos, capsys):
         }
     with capsys.disabled():
         print(
-            f"server crash: workers reconnected {reconnect_s:.1f} s after the last crash; "
+            f"server crash: the last worker reconnected {last_back - last_crash:+.2f} s after the restart"
+            f" returned ({outages[-1]:.1f} s of pg_ctl restart); "
             f"ran jobs after it: {sorted(after)} of {sorted(names)}"
         )
 
 
 def _reconnected(chaos: Chaos, names: set[str], since: float, timeout: float) -> tuple[set[str], float]:
     """The workers with a connection opened after `since` (epoch seconds), polled until all
-    of `names` have one or `timeout` passes; and how long after `since` that was."""
+    of `names` have one or `timeout` passes; and when the last of them first had one (epoch
+    seconds, from the oldest such connection of each: the LISTEN connection lives on)."""
     deadline = time.monotonic() + timeout
     while True:
         with psycopg.connect(chaos.dsn, autocommit=True) as conn:
-            apps = {
-                a
-                for (a,) in conn.execute(
-                    "select distinct application_name from pg_stat_activity where backend_start > to_timestamp(%s)",
+            first = dict(
+                conn.execute(
+                    "select application_name, extract(epoch from min(backend_start))::float8 from pg_stat_activity"
+                    " where backend_start > to_timestamp(%s) group by application_name",
                     [since],
-                )
-            }
-        back = {n for n in names if f"pyjq worker {n}"[:63] in apps}
+                ).fetchall()
+            )
+        back = {n for n in names if f"pyjq worker {n}"[:63] in first}
         if back >= names or time.monotonic() > deadline:
-            return back, time.time() - since
+            return back, max((first[f"pyjq worker {n}"[:63]] for n in back), default=time.time())
         time.sleep(0.2)
 
 

@@ -552,7 +552,7 @@ def test_without_click_the_command_says_to_install_the_cli_extra(code: str) -> N
     )
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
-    assert result.stderr == "error: the pyjq command needs click: pip install 'pyjq[cli]'\n"
+    assert result.stderr == "error: the pyjq command needs click: pip install 'pgjq[cli]'\n"
 
 
 # -- pyjq worker ----------------------------------------------------------------------------------

@@ -196,3 +196,24 @@ def test_operations_queries_run_as_admin(db: psycopg.Connection, block: str) -> 
             db.execute("set local role jq_admin")
         for statement in filter(str.strip, re.sub(r"--[^\n]*", "", block).split(";")):
             db.execute(statement)
+
+
+def test_install_lines_name_this_distribution() -> None:
+    """Every `pip install` line in the README and docs installs this project: from the clone
+    ('.[extra]') or by the distribution name in pyproject.toml ('pyjq' on PyPI is another project)."""
+    import tomllib
+
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    name = pyproject["project"]["name"]
+    extras = set(pyproject["project"]["optional-dependencies"])
+    assert name != "pyjq"
+    seen = 0
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for line in doc.read_text().splitlines():
+            for target in re.findall(r"pip install\s+(?:-e\s+)?'?([^\s'`]+)'?", line):
+                seen += 1
+                base, _, extra = target.partition("[")
+                assert base in (".", name), f"{doc.name}: {line.strip()!r} installs {base!r}, not {name!r}"
+                for e in extra.rstrip("]").split(","):
+                    assert not e or e in extras, f"{doc.name}: {line.strip()!r} names extra {e!r}"
+    assert seen >= 3

@@ -816,7 +816,8 @@ def test_an_idle_worker_costs_about_one_query_a_second(db, dsn, capsys):
     # Behaviour, not speed: an idle worker only polls, one round trip per poll interval, and
     # beats in the registry every 3 s (on its own connection).
     assert calls.get("round_trips", 0) <= idle_seconds / worker.poll_interval * 1.5 + idle_seconds / 3 + 2
-    assert set(calls) <= {"claim", "round_trips", "maintain", "worker_beat", "worker_register"}
+    # listen_check: one per 7 s
+    assert set(calls) <= {"claim", "round_trips", "maintain", "listen_check", "worker_beat", "worker_register"}
 
 
 # -- configuration -------------------------------------------------------------------------------------------------

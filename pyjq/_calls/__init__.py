@@ -10,6 +10,11 @@ pyjq's exceptions (:func:`pyjq.errors.from_psycopg`)::
     ENQUEUE.run(conn, type="send_welcome_email", ...)
     await ENQUEUE.run_async(aconn, type=..., ...)
 
+No call ever creates a server-side prepared statement (``prepare=False``,
+whatever the connection's ``prepare_threshold``): behind a pooler in
+transaction mode (PgBouncer) the next transaction may run on another server
+connection, where the statement does not exist, or exists with another text.
+
 Three shapes: :class:`Scalar` (the first column of the one row), :class:`One`
 (one row as a dataclass, or None) and :class:`Many` (every row as a
 dataclass). Row types are small frozen dataclasses; columns the dataclass
@@ -90,7 +95,7 @@ class _Call:
     def _fetch(self, conn: psycopg.Connection, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         try:
             with conn.cursor(row_factory=dict_row) as cur:
-                cur.execute(self.sql, params)
+                cur.execute(self.sql, params, prepare=False)
                 if cur.description is None:
                     return []
                 try:
@@ -103,7 +108,7 @@ class _Call:
     async def _fetch_async(self, conn: psycopg.AsyncConnection, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         try:
             async with conn.cursor(row_factory=dict_row) as cur:
-                await cur.execute(self.sql, params)
+                await cur.execute(self.sql, params, prepare=False)
                 if cur.description is None:
                     return []
                 try:

@@ -26,7 +26,7 @@ from psycopg.types.datetime import TimestamptzLoader
 from psycopg.types.json import JsonbLoader, JsonLoader
 
 from ..errors import from_psycopg
-from . import Many, Scalar, _Call, from_row
+from . import Many, One, Scalar, _Call, from_row
 from .admin import MAINTAIN, VERSION
 
 __all__ = [
@@ -34,14 +34,17 @@ __all__ = [
     "COMPLETE",
     "FINISH",
     "HEARTBEAT",
+    "LISTEN_SESSION",
     "MAINTAIN",
     "RELEASE",
     "SET_WAITING",
+    "SET_WAITING_ON_BACKEND",
     "VERSION",
     "ClaimCall",
     "ClaimedJob",
     "Finished",
     "LeaseState",
+    "ListenSession",
     "Released",
     "listen_async",
     "notify_channel",
@@ -85,6 +88,14 @@ class LeaseState:
 
 
 @dataclass(frozen=True, slots=True)
+class ListenSession:
+    """The backend a statement of the LISTEN connection ran on, and whether it listens on its channels."""
+
+    backend_pid: int
+    listening: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Released:
     job_id: UUID
     status: str  # released, or what the job had become meanwhile
@@ -99,7 +110,7 @@ class ClaimCall(_Call):
     async def run_async(self, conn: psycopg.AsyncConnection, **params: Any) -> list[ClaimedJob]:
         try:
             async with conn.cursor(row_factory=dict_row) as cur:
-                await cur.execute(self.sql, params)
+                await cur.execute(self.sql, params, prepare=False)  # see pyjq._calls
                 try:
                     rows = await cur.fetchall()  # the rows are here already: only decoding can fail
                 except Exception:  # any decoding error
@@ -146,7 +157,20 @@ SET_WAITING: Scalar[None] = Scalar(
     "select jq.jq_set_waiting(p_queues => %(queues)s::text[], p_worker => %(worker)s::text,"
     " p_waiting => %(waiting)s::boolean)"
 )
-# What the maintenance did, as a jsonb object of counts.
+# The same, but only on the backend ``backend_pid`` (the one that ran LISTEN): no row when the
+# statement landed on another backend, as it may behind a pooler in transaction mode.
+SET_WAITING_ON_BACKEND: One[ListenSession] = One(
+    ListenSession,
+    "select pg_backend_pid() as backend_pid, true as listening, jq.jq_set_waiting(p_queues => %(queues)s::text[],"
+    " p_worker => %(worker)s::text, p_waiting => %(waiting)s::boolean)::text as marked"
+    " where pg_backend_pid() = %(backend_pid)s::integer",
+)
+# Which backend answers, and whether it LISTENs on every one of ``channels``.
+LISTEN_SESSION: One[ListenSession] = One(
+    ListenSession,
+    "select pg_backend_pid() as backend_pid,"
+    " %(channels)s::text[] <@ array(select pg_listening_channels()) as listening",
+)
 
 
 def notify_channel(queue: str) -> str:

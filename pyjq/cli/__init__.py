@@ -1,6 +1,6 @@
 """The `pyjq` command. Its implementation needs click, which comes with the `cli`
 extra so that the core package depends on psycopg, psycopg_pool and croniter
-only: pip install 'pyjq[cli]'. This module imports no click, so the entry point
+only: pip install 'pgjq[cli]'. This module imports no click, so the entry point
 can say so.
 
 Layout: app.py holds the root group and its error handling and registers the
@@ -26,6 +26,6 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except ModuleNotFoundError as exc:
         if exc.name != "click":
             raise
-        sys.stderr.write("error: the pyjq command needs click: pip install 'pyjq[cli]'\n")
+        sys.stderr.write("error: the pyjq command needs click: pip install 'pgjq[cli]'\n")
         raise SystemExit(2) from None
     run(argv)

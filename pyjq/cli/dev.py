@@ -56,7 +56,7 @@ def dev(ctx: click.Context, dsn: str | None, short: bool, serve: bool, port: int
         from ..dev.localpg import LocalPostgresError
         from ..dev.run import run
     except ModuleNotFoundError as exc:
-        raise CLIError(f"pyjq dev needs {exc.name}: pip install 'pyjq[demo]'", exit_code=2) from exc
+        raise CLIError(f"pyjq dev needs {exc.name}: pip install 'pgjq[demo]'", exit_code=2) from exc
     dsn = dsn or ctx.find_root().params.get("dsn") or os.environ.get("DATABASE_URL") or None
     try:
         summary = run(dsn, short=short, serve=serve, port=port, folder=Path(folder), live=not no_live)

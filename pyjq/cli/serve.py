@@ -9,7 +9,7 @@ from .common import CLIError, dsn_option, parse_conninfo, resolve_dsn
 __all__ = ["serve"]
 
 
-@click.command(short_help="Serve the HTTP API (needs pyjq[server]).")
+@click.command(short_help="Serve the HTTP API (needs pgjq[server]).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0 for all).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
 @dsn_option
@@ -48,7 +48,7 @@ def serve(ctx: click.Context, host: str, port: int, dsn: str | None, max_body: i
 
         from ..http import TokenConfigError, create_app, load_tokens
     except ModuleNotFoundError as exc:
-        raise CLIError(f"pyjq serve needs {exc.name}: pip install 'pyjq[server]'", exit_code=2) from exc
+        raise CLIError(f"pyjq serve needs {exc.name}: pip install 'pgjq[server]'", exit_code=2) from exc
     try:
         tokens = load_tokens()
     except TokenConfigError as exc:

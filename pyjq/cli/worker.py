@@ -15,6 +15,7 @@ import click
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
+from ..worker import DatabaseUnreachable
 from .common import DSN_ENV, CLIError, dsn_option, given_dsn
 
 __all__ = ["ImportTarget", "QueueSlots", "worker"]
@@ -72,6 +73,26 @@ class QueueSlots(click.ParamType):
     "Replaces the worker's own queues.",
 )
 @click.option(
+    "--listen-dsn",
+    metavar="DSN",
+    default=None,
+    help="A direct connection (not through PgBouncer in transaction mode) for LISTEN/NOTIFY; default the dsn.",
+)
+@click.option(
+    "--no-listen",
+    is_flag=True,
+    help="No LISTEN connection (the dsn goes through a transaction pooler, and no --listen-dsn): "
+    "jobs are found by the safety poll.",
+)
+@click.option(
+    "--connect-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Exit with status 1 when the database cannot be reached within SECONDS at start "
+    "[default: keep retrying, each attempt logged].",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
     default="info",
@@ -80,7 +101,14 @@ class QueueSlots(click.ParamType):
 )
 @click.pass_context
 def worker(
-    ctx: click.Context, target: tuple[str, str], dsn: str | None, queues: tuple[tuple[str, int], ...], log_level: str
+    ctx: click.Context,
+    target: tuple[str, str],
+    dsn: str | None,
+    queues: tuple[tuple[str, int], ...],
+    listen_dsn: str | None,
+    no_listen: bool,
+    connect_timeout: float | None,
+    log_level: str,
 ) -> None:
     """Run the pyjq.Worker at MODULE:ATTR until SIGTERM or SIGINT.
 
@@ -132,7 +160,11 @@ def worker(
         )
     if wanted:
         _override_queues(obj, wanted)
-    obj.run()
+    _override_connections(obj, listen_dsn=listen_dsn, listen=not no_listen, connect_timeout=connect_timeout)
+    try:
+        obj.run()
+    except DatabaseUnreachable as exc:
+        raise CLIError(str(exc), hint="is the server running, and are host and port right?") from exc
 
 
 def _load_target(module_name: str, attr: str) -> Any:
@@ -149,6 +181,14 @@ def _load_target(module_name: str, attr: str) -> Any:
                 exit_code=2,
             ) from exc
         raise CLIError(f"importing {module_name!r} failed: {type(exc).__name__}: {exc}") from exc
+    except KeyError as exc:
+        if exc.args == (DSN_ENV,) and DSN_ENV not in os.environ:
+            raise CLIError(
+                f"{DSN_ENV} is not set (importing {module_name!r} reads it): set it to the database's"
+                " connection string, e.g. postgresql://user@host:5432/app, or pass --dsn",
+                exit_code=2,
+            ) from None
+        raise CLIError(f"importing {module_name!r} failed: KeyError: {exc}") from exc
     except Exception as exc:
         raise CLIError(
             f"importing {module_name!r} failed: {type(exc).__name__}: {exc}",
@@ -190,6 +230,18 @@ def _same_database(a: str | None, b: str) -> bool:
         return conninfo_to_dict(a) == conninfo_to_dict(b)
     except psycopg.Error:
         return False
+
+
+def _override_connections(obj: Any, *, listen_dsn: str | None, listen: bool, connect_timeout: float | None) -> None:
+    """--listen-dsn, --no-listen and --connect-timeout on a Worker that has not started."""
+    given = {"listen_dsn": listen_dsn, "listen": False if not listen else None, "connect_timeout": connect_timeout}
+    for attr, value in given.items():
+        if value is None:
+            continue
+        if not hasattr(obj, attr):
+            option = "--" + attr.replace("_", "-") if attr != "listen" else "--no-listen"
+            raise CLIError(f"{type(obj).__name__} has no {attr} that {option} could set", exit_code=2)
+        setattr(obj, attr, value)
 
 
 def _override_queues(obj: Any, queues: dict[str, int]) -> None:

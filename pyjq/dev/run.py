@@ -93,7 +93,7 @@ def run(
         try:
             http = _HttpService(dsn, host, _free_port(port), token)
         except ImportError as exc:
-            console.print(f"[yellow]HTTP service not started ({exc}); pip install 'pyjq[server]'[/yellow]")
+            console.print(f"[yellow]HTTP service not started ({exc}); pip install 'pgjq[server]'[/yellow]")
         if http is not None:
             http.start()
             stack.callback(http.stop)

@@ -1,4 +1,4 @@
-"""The jq HTTP service (``pip install 'pyjq[server]'``; run with ``pyjq serve``).
+"""The jq HTTP service (``pip install 'pgjq[server]'``; run with ``pyjq serve``).
 
 ``create_app(dsn, tokens={...})`` returns a FastAPI app whose routes each call
 one jq_* SQL function. Only this subpackage imports FastAPI; the core pyjq
@@ -12,7 +12,7 @@ try:
 except ModuleNotFoundError as exc:  # pragma: no cover - depends on the environment
     if exc.name not in ("fastapi", "starlette", "pydantic", "prometheus_client"):
         raise
-    raise ModuleNotFoundError("the jq HTTP service needs FastAPI: pip install 'pyjq[server]'", name=exc.name) from exc
+    raise ModuleNotFoundError("the jq HTTP service needs FastAPI: pip install 'pgjq[server]'", name=exc.name) from exc
 
 from .app import DEFAULT_MAX_BODY_BYTES, create_app
 from .auth import TokenConfigError, load_tokens, parse_tokens

@@ -3,8 +3,10 @@
 Nothing here decides anything about the queue, and nothing here holds SQL:
 each method runs one call of :mod:`pyjq._calls` (two where a route reports a
 final state) on a pooled connection and returns its row dataclasses.
-Connections are autocommit, in UTC, with a statement timeout, so each call is
-its own short transaction.
+Connections are autocommit and in UTC; each operation is one short transaction
+that sets the statement timeout for itself (``set_config(..., true)``: a
+session-wide setting would stay on a pooler's server connection, PgBouncer in
+transaction mode, for whichever client gets it next).
 
 The pool opens in the app's lifespan; when the app is served without one
 (httpx's ASGITransport, for example) it opens on the first request instead.
@@ -27,7 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from .._calls import admin, expect_row, jobs, policies, registry
 from .._calls import schedules as schedule_calls
-from .._calls.session import CONFIGURE_SERVICE_SESSION
+from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_STATEMENT_TIMEOUT
 
 __all__ = ["Database"]
 
@@ -42,6 +44,7 @@ class Database:
             kwargs["application_name"] = "pyjq-http"
         if "connect_timeout" not in given and not os.environ.get("PGCONNECT_TIMEOUT"):
             kwargs["connect_timeout"] = max(1, int(timeout))
+        kwargs["prepare_threshold"] = None  # never a server-side prepared statement (PgBouncer)
         self._statement_timeout_ms = int(statement_timeout * 1000)
         self._pool = AsyncConnectionPool(
             dsn,
@@ -58,7 +61,7 @@ class Database:
         self._lock: asyncio.Lock | None = None
 
     async def _configure(self, conn: psycopg.AsyncConnection) -> None:
-        await CONFIGURE_SERVICE_SESSION.run_async(conn, statement_timeout_ms=str(self._statement_timeout_ms))
+        await CONFIGURE_SERVICE_SESSION.run_async(conn)
 
     async def open(self) -> None:
         if self._opened:
@@ -79,7 +82,8 @@ class Database:
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection]:
         await self.open()
-        async with self._pool.connection() as conn:
+        async with self._pool.connection() as conn, conn.transaction():
+            await SET_STATEMENT_TIMEOUT.run_async(conn, statement_timeout_ms=str(self._statement_timeout_ms))
             yield conn
 
     # -- jobs ---------------------------------------------------------------------------
@@ -162,9 +166,10 @@ class Database:
     ) -> tuple[bool, schedule_calls.Schedule]:
         """Create or replace a schedule; (created, the schedule as jq_schedules shows it).
 
-        One transaction: the put's row lock holds off a concurrent delete until the read-back is done.
+        One transaction (every operation is one): the put's row lock holds off a concurrent delete until
+        the read-back is done.
         """
-        async with self._connection() as conn, conn.transaction():
+        async with self._connection() as conn:
             put = await schedule_calls.SCHEDULE_PUT.run_async(
                 conn,
                 name=name,

@@ -42,11 +42,14 @@ handlers, batches calls and keeps connections healthy:
   running jobs get ``shutdown_grace`` seconds to finish, the rest are handed
   back with ``jq_release``, results are flushed. A second signal skips the
   grace period.
-* Connection loss never kills the worker: every call catches
-  ``psycopg.OperationalError``, backs off (up to 5 s) and tries again;
-  results wait in the buffer until they can be written; the LISTEN
-  connection reconnects and every queue is claimed once, in case a
-  notification was missed.
+* Connection loss never kills the worker (``connections``, ``listener``):
+  calls retry; during an outage a connection is tried every 0.25 s; a
+  quietly dead LISTEN connection is replaced within 10 s; at start an
+  unreachable database is logged (host, port, error) and retried, or given
+  up after ``connect_timeout``.
+* Behind PgBouncer in transaction mode nothing is prepared; LISTEN goes to
+  ``listen_dsn``; without one nothing is marked waiting and the safety poll
+  finds every job.
 * ``jq_maintain`` runs every ``maintain_interval`` seconds (with jitter).
 * The cron scheduler (``pyjq.scheduler.Scheduler``) fires due schedules
   every ``poll_interval`` (at least 5 s; cron slots are minutes), on a
@@ -92,8 +95,8 @@ another (``shutdown`` uses ``release``); the claimer reaches the executor and th
 callables the Worker hands it (``start``, ``set_waiting``). A new periodic
 task (a worker registry heartbeat, crash rescue) is a part like
 ``maintenance``: a class with its own timer, started in ``_start_parts``; the
-LISTEN connection takes its conninfo separately from the pool's, so it can
-point elsewhere (a PgBouncer-safe listen dsn).
+LISTEN connection takes its conninfo separately from the pool's
+(``listen_dsn``: a direct connection beside a PgBouncer dsn).
 """
 
 from __future__ import annotations
@@ -115,7 +118,7 @@ from ..job import Job
 from ..scheduler import Scheduler
 from .claimer import Claimer
 from .completer import Completer
-from .connections import Connections, worker_conninfo
+from .connections import Connections, DatabaseUnreachable, worker_conninfo
 from .executor import Executor, is_async
 from .heartbeat import Heartbeat
 from .listener import Listener
@@ -127,7 +130,7 @@ from .state import Handler, RunState
 from .threads import HandlerThreads
 from .timing import Backoff
 
-__all__ = ["RunSummary", "Worker"]
+__all__ = ["DatabaseUnreachable", "RunSummary", "Worker"]
 
 F = TypeVar("F", bound=Callable[[Job], Any])
 
@@ -182,6 +185,14 @@ class Worker:
         heartbeat_interval: seconds between heartbeats; default ``lease / 3``.
         schedules: run the cron scheduler (pyjq.scheduler.Scheduler) beside the
             claimer, so due schedules fire while any worker runs (default True).
+        listen_dsn: a direct connection (not through a pooler in transaction
+            mode) for the LISTEN connection; default ``dsn``.
+        listen: False: no LISTEN connection and no waiting marks at all (``dsn``
+            goes through a transaction pooler and there is no ``listen_dsn``);
+            jobs are found by the safety poll, every ``poll_interval``.
+        connect_timeout: seconds to keep trying to reach the database when the
+            worker starts; then :class:`DatabaseUnreachable` is raised. Default
+            None: keep trying (each attempt logged, with a growing delay).
     """
 
     def __init__(
@@ -198,6 +209,9 @@ class Worker:
         shutdown_grace: float = 30.0,
         heartbeat_interval: float | None = None,
         schedules: bool = True,
+        listen_dsn: str | None = None,
+        listen: bool = True,
+        connect_timeout: float | None = None,
     ):
         queues = _check_queues(queues if queues is not None else {"default": 10})
         if not isinstance(lease, timedelta):
@@ -212,6 +226,11 @@ class Worker:
         if not self.name.strip() or len(self.name) > WORKER_NAME_MAX:
             raise ValueError(f"name must be 1-{WORKER_NAME_MAX} characters")
         self.dsn = dsn
+        self.listen_dsn = listen_dsn or None
+        self.listen = bool(listen)
+        if connect_timeout is not None and connect_timeout <= 0:
+            raise ValueError("connect_timeout must be positive")
+        self.connect_timeout = connect_timeout
         self.queues: dict[str, int] = queues
         self.lease = lease
         self.poll_interval = float(poll_interval)
@@ -429,8 +448,8 @@ class Worker:
             self.name, _check_queues(self.queues), drain=drain, flush_size=self.flush_size, stats=self._stats
         )
         self._threads.max_threads = state.queues.slots  # one per slot
-        connections = Connections(self._conninfo, self.name, state)
-        listener = Listener(state, self._conninfo, self.name)
+        connections = Connections(self._conninfo, self.name, state, connect_timeout=self.connect_timeout)
+        listener = Listener(state, worker_conninfo(self.listen_dsn or self.dsn, self.name), self.name)
         executor = Executor(state, self._threads, self.name)
         heartbeat = Heartbeat(
             state, connections, worker_name=self.name, lease=self.lease, interval=self.heartbeat_interval
@@ -474,7 +493,8 @@ class Worker:
         tasks["heartbeat"] = self._spawn("heartbeat", parts.heartbeat.run)
         if parts.state.drain:
             return
-        tasks["listener"] = self._spawn("listener", parts.listener.run)
+        if self.listen:
+            tasks["listener"] = self._spawn("listener", parts.listener.run)
         if parts.maintenance is not None:
             tasks["maintenance"] = self._spawn("maintenance", parts.maintenance.run)
         if self.schedules:

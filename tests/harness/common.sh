@@ -58,3 +58,16 @@ jq_pg_sharedir() {
         echo "/usr/share/postgresql/$(jq_pg_major "$1")"
     fi
 }
+
+# Print the path of the pgbouncer binary (Debian: /usr/sbin, off an ordinary
+# user's PATH), or return 1 when it is not installed.
+jq_find_pgbouncer() {
+    local p
+    for p in "${JQ_TEST_PGBOUNCER_BIN:-}" /usr/sbin/pgbouncer "$(command -v pgbouncer 2>/dev/null || true)"; do
+        if [ -n "$p" ] && [ -x "$p" ]; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}

@@ -5,6 +5,8 @@
 #   - pgTAP for that server's major version (postgresql-<N>-pgtap) and
 #     pg_prove (libtap-parser-sourcehandler-pgtap-perl)
 #   - python3 with the venv module (python3-venv)
+#   - PgBouncer (pgbouncer), which the tests start in front of the test server
+#     in transaction pooling mode
 #   - as root: the `postgres` OS user, which runs the local servers (PostgreSQL
 #     refuses to run as root); Debian's postgresql package normally creates it
 # When everything is present it does nothing, so an ordinary user without
@@ -59,9 +61,15 @@ if ! jq_have pg_prove || [ ! -f "$control" ]; then
     jq_have pg_prove || jq_die "pgTAP installed but pg_prove is still not on PATH"
 fi
 
-jq_log "using PostgreSQL $major from $pgbin, pgTAP from $control"
+# 4. PgBouncer: the tests run jq through it in transaction pooling mode.
+if ! jq_find_pgbouncer >/dev/null; then
+    apt_install pgbouncer
+    jq_find_pgbouncer >/dev/null || jq_die "pgbouncer was installed but /usr/sbin/pgbouncer is still missing"
+fi
 
-# 4. As root, the servers run as the postgres OS user.
+jq_log "using PostgreSQL $major from $pgbin, pgTAP from $control, $(jq_find_pgbouncer)"
+
+# 5. As root, the servers (and PgBouncer) run as the postgres OS user.
 if jq_is_root && ! getent passwd postgres >/dev/null; then
     jq_log "creating system user postgres"
     if getent group postgres >/dev/null; then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What `make test` runs: start a throwaway PostgreSQL, run the pgTAP suite
+# What `make test` runs: start a throwaway PostgreSQL (and a PgBouncer in front
+# of it, tests/harness/bouncer.py), run the pgTAP suite
 # (pg_prove over tests/sql/) and pytest (tests/) against it, stop it.
 #
 #   tests/harness/run-tests.sh [all|sql|py]
@@ -36,6 +37,9 @@ cleanup() {
     if [ -f "$pgroot/server.log" ]; then
         mkdir -p .tmp && cp "$pgroot/server.log" .tmp/pg-server.log 2>/dev/null || true
     fi
+    if [ -f "$pgroot/pgbouncer/pgbouncer.log" ]; then
+        mkdir -p .tmp && cp "$pgroot/pgbouncer/pgbouncer.log" .tmp/pgbouncer.log 2>/dev/null || true
+    fi
     if [ -f "$pgroot/.jq-throwaway-server" ]; then
         "$venv/bin/python" "$here/testserver.py" stop "$pgroot" || true
     else
@@ -51,6 +55,7 @@ trap 'exit 143' TERM
 # shellcheck source=/dev/null
 . "$pgroot/env.sh"
 jq_log "PostgreSQL ready: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=$PGUSER (log: $JQ_TEST_PGLOG)"
+jq_log "PgBouncer (transaction pooling) ready: port $JQ_TEST_PGBOUNCER_PORT (log: $JQ_TEST_PGBOUNCER_LOG)"
 
 sql_rc=0
 py_rc=0

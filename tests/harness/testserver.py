@@ -1,7 +1,7 @@
 """The tests' throwaway PostgreSQL: pyjq.dev.localpg.ThrowawayPostgres with the tests' settings.
 
-    python tests/harness/testserver.py start DIR   initdb + start in the empty DIR; writes DIR/env.sh
-    python tests/harness/testserver.py stop DIR    stop that server and delete DIR
+    python tests/harness/testserver.py start DIR   initdb + start in DIR, PgBouncer in front; writes DIR/env.sh
+    python tests/harness/testserver.py stop DIR    stop PgBouncer and that server, delete DIR
     python tests/harness/testserver.py ctl DIR ARGS...   pg_ctl ARGS on it, as the server's OS user
 
 run-tests.sh (`make test`) runs start/stop around pg_prove and pytest; conftest.py
@@ -9,6 +9,9 @@ starts one itself when pytest runs without PGHOST/PGPORT.
 Tests restart the server with ``$JQ_TEST_PGCTL restart -m fast`` (the ``ctl`` command).
 
 The data is throwaway, so durability is traded for speed (fsync off).
+
+In front of the server runs a PgBouncer in transaction pooling mode
+(tests/harness/bouncer.py), on its own port: JQ_TEST_PGBOUNCER_PORT.
 """
 
 from __future__ import annotations
@@ -20,6 +23,11 @@ import sys
 from pathlib import Path
 
 from pyjq.dev.localpg import MARKER, LocalPostgresError, ThrowawayPostgres
+
+try:  # run as a script (run-tests.sh) or imported as harness.testserver (conftest.py)
+    from bouncer import Bouncer
+except ImportError:
+    from harness.bouncer import Bouncer
 
 SETTINGS = {
     "max_connections": "200",
@@ -36,6 +44,24 @@ def planned(root: Path | None = None) -> ThrowawayPostgres:
     )
 
 
+def start(server: ThrowawayPostgres) -> None:
+    """Start the server, then PgBouncer in front of it (both stopped again if either fails)."""
+    server.start()
+    assert server.root is not None
+    try:
+        Bouncer(server.root, server_port=server.port).start()
+    except BaseException:
+        stop(server)
+        raise
+
+
+def stop(server: ThrowawayPostgres) -> None:
+    """Stop PgBouncer and the server, and remove the server's folder."""
+    if server.root is not None:
+        Bouncer.attach(server.root).stop()
+    server.stop()
+
+
 def environment(server: ThrowawayPostgres) -> dict[str, str]:
     """What a test run needs: where the server's files are and how to restart it
     (JQ_TEST_*, known once it is prepared), and how to reach it (libpq's PGHOST,
@@ -50,6 +76,10 @@ def environment(server: ThrowawayPostgres) -> dict[str, str]:
     }
     if server.port is not None:
         env.update(PGHOST="127.0.0.1", PGPORT=str(server.port), PGUSER="postgres")
+        bouncer = Bouncer.attach(cluster.root)
+        if bouncer.port is not None:
+            env["JQ_TEST_PGBOUNCER_PORT"] = str(bouncer.port)
+            env["JQ_TEST_PGBOUNCER_LOG"] = str(bouncer.log_path)
     return env
 
 
@@ -62,12 +92,12 @@ def main(argv: list[str]) -> int:
     try:
         if command == "start":
             server = planned(root)
-            server.start()
+            start(server)
             env = environment(server)
             (root / "env.sh").write_text("".join(f"export {k}={shlex.quote(v)}\n" for k, v in env.items()))
         elif command == "stop":
             if (root / MARKER).exists():
-                ThrowawayPostgres.attach(root, bindir=os.environ.get("JQ_TEST_PGBIN")).stop()
+                stop(ThrowawayPostgres.attach(root, bindir=os.environ.get("JQ_TEST_PGBIN")))
         else:
             cluster = ThrowawayPostgres.attach(root, bindir=os.environ.get("JQ_TEST_PGBIN")).cluster
             assert cluster is not None
