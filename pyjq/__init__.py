@@ -66,6 +66,7 @@ from .policies import (
     tenants,
     tenants_async,
 )
+from .registry import WorkerInfo, workers, workers_async
 from .scheduler import Scheduler
 from .schedules import (
     Schedule,
@@ -125,6 +126,7 @@ __all__ = [
     "TimestampOutOfRange",
     "ValueTooLong",
     "Worker",
+    "WorkerInfo",
     "cancel",
     "cancel_async",
     "dead_groups",
@@ -174,4 +176,6 @@ __all__ = [
     "unschedule",
     "version",
     "version_async",
+    "workers",
+    "workers_async",
 ]

@@ -26,10 +26,12 @@ begin;
 \ir migrations/0003_fairness.sql
 \ir migrations/0004_structure.sql
 \ir migrations/0005_bounds_and_clock.sql
+\ir migrations/0006_workers.sql
 \ir functions/internal.sql
 \ir functions/bounds.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
+\ir functions/workers.sql
 \ir functions/claim_steps.sql
 \ir functions/claim.sql
 \ir functions/wakeup.sql

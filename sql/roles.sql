@@ -2,9 +2,11 @@
 --
 --   jq_producer  enqueue, status, cancel
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
---                maintain, stats, and firing schedules (schedules_due,
+--                the registry (worker_register, worker_beat,
+--                worker_deregister), maintain, stats, and firing schedules (schedules_due,
 --                schedules_fire: the scheduler runs inside every worker)
---   jq_admin     everything: the above, dead-letter operations, managing
+--   jq_admin     everything: the above, listing workers (jq_workers),
+--                dead-letter operations, managing
 --                schedules (schedule_put/_delete/_pause/_resume, schedules),
 --                and read access to the tables
 --
@@ -47,6 +49,9 @@ grant execute on function
     jq.jq_heartbeat(uuid[], text, interval),
     jq.jq_release(uuid[], text),
     jq.jq_set_waiting(text[], text, boolean),
+    jq.jq_worker_register(text, jsonb, text, integer, text),
+    jq.jq_worker_beat(text),
+    jq.jq_worker_deregister(text),
     jq.jq_maintain(),
     jq.jq_stats(),
     jq.jq_status(uuid),

@@ -281,6 +281,25 @@ end
 $$;
 
 --
+-- Name: _check_worker_queues(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_worker_queues(p_queues jsonb) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    perform jq._check_not_null(p_queues, 'queues');
+    if jsonb_typeof(p_queues) <> 'object' or p_queues = '{}'
+       or exists (select 1 from jsonb_each(p_queues) q
+                   where not jq._is_queue_name(q.key) or jsonb_typeof(q.value) <> 'number'
+                      or (q.value)::numeric < 1 or (q.value)::numeric <> trunc((q.value)::numeric)) then
+        perform jq._raise_bad_argument('queues must be an object of queue name -> slots', '22023',
+                                       'e.g. {"default": 10, "urgent": 2}');
+    end if;
+end
+$$;
+
+--
 -- Name: _claim_charge(jq.claim_group[], jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
 --
 
@@ -635,6 +654,29 @@ end
 $$;
 
 --
+-- Name: _claim_suspect(text, text, interval, timestamp with time zone, text[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
+    LANGUAGE plpgsql
+    AS $$
+begin
+    return query
+    update jq.jobs j
+       set status = 'processing', locked_by = p_worker, locked_until = p_now + p_lease, attempts = j.attempts + 1
+     where j.ctid = (select s.ctid from jq.jobs s
+                      where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
+                        and (p_types is null or s.type = any(p_types))
+                        and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
+                      order by s.run_at
+                      limit 1
+                        for update skip locked)
+    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+end
+$$;
+
+--
 -- Name: _claim_take(text, text[], timestamp with time zone, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
 --
 
@@ -651,6 +693,7 @@ begin
               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                 and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
                 and j.run_at <= p_now
+                and j.orphaned < 2  -- suspects run in isolation (jq._claim_suspect)
                 and (p_types is null or j.type = any(p_types))
                 and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
                 and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
@@ -1108,6 +1151,60 @@ $$;
 COMMENT ON FUNCTION jq._now() IS 'Current time for jq: now(), or the timestamp in the jq.now setting when jq.settings.allow_test_clock is on (test databases only).';
 
 --
+-- Name: _orphan_jobs(uuid[], timestamp with time zone, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._orphan_jobs(p_ids uuid[], p_now timestamp with time zone, p_cause text) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_dead      uuid[];
+    v_cancelled uuid[];
+    v_spared    uuid[];
+begin
+    if p_ids is null or cardinality(p_ids) = 0 then
+        return 0;
+    end if;
+    select array_agg(o.id) filter (where not o.cancel_requested and o.blamed and o.attempts >= o.max_attempts),
+           array_agg(o.id) filter (where o.cancel_requested),
+           array_agg(o.id) filter (where not o.cancel_requested and not o.blamed)
+      into v_dead, v_cancelled, v_spared
+      from (select j.id, j.cancel_requested, j.attempts, j.max_attempts,
+                   j.orphaned >= 10 or (select count(*) from jq.jobs h
+                                         where h.status = 'processing' and h.locked_by = j.locked_by) <= 1 as blamed
+              from jq.jobs j
+             where j.id = any(p_ids) and j.status = 'processing') o;
+    if v_dead is not null then
+        update jq.jobs
+           set last_error = case when p_cause = 'worker gone'
+                                 then format('worker gone: worker "%s" stopped heartbeating during attempt %s of %s',
+                                             locked_by, attempts, max_attempts)
+                                 else format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
+                                             locked_by, attempts, max_attempts, locked_until) end
+         where id = any(v_dead);
+        perform jq._retire(v_dead, 'dead', null, p_now);
+    end if;
+    if v_cancelled is not null then
+        perform jq._retire(v_cancelled, 'cancelled', null, p_now);
+    end if;
+    update jq.jobs
+       set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
+           attempts = case when id = any(v_spared) then greatest(attempts - 1, 0) else attempts end,
+           orphaned = case when id = any(v_spared) then least(orphaned + 1, 1000) else orphaned end,
+           last_error = case
+               when id = any(v_spared)
+               then format('%s: worker "%s" was lost holding other jobs too; attempt %s not counted',
+                           p_cause, locked_by, attempts)
+               when p_cause = 'worker gone'
+               then format('worker gone: worker "%s" stopped heartbeating during attempt %s', locked_by, attempts)
+               else format('lease expired: worker "%s" did not finish attempt %s by %s',
+                           locked_by, attempts, locked_until) end
+     where id = any(p_ids) and status = 'processing';
+    return cardinality(p_ids);
+end
+$$;
+
+--
 -- Name: _payload_too_deep(jsonb, integer); Type: FUNCTION; Schema: jq
 --
 
@@ -1143,38 +1240,15 @@ CREATE FUNCTION jq._reap_expired(p_queue text, p_now timestamp with time zone) R
     AS $$
 declare
     v_ids uuid[];
-    v_last uuid[];
-    v_cancelled uuid[];
 begin
-    select array_agg(id),
-           array_agg(id) filter (where not cancel_requested and attempts >= max_attempts),
-           array_agg(id) filter (where cancel_requested)
-      into v_ids, v_last, v_cancelled
-      from (select id, attempts, max_attempts, cancel_requested
+    select array_agg(id) into v_ids
+      from (select id
               from jq.jobs
              where queue = p_queue and status = 'processing' and locked_until < p_now
              order by locked_until
              limit 1000
                for update skip locked) expired;
-    if v_ids is null then
-        return 0;
-    end if;
-    if v_last is not null then
-        update jq.jobs
-           set last_error = format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
-                                   locked_by, attempts, max_attempts, locked_until)
-         where id = any(v_last);
-        perform jq._retire(v_last, 'dead', null, p_now);
-    end if;
-    if v_cancelled is not null then
-        perform jq._retire(v_cancelled, 'cancelled', null, p_now);
-    end if;
-    update jq.jobs
-       set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
-           last_error = format('lease expired: worker "%s" did not finish attempt %s by %s',
-                               locked_by, attempts, locked_until)
-     where id = any(v_ids) and status = 'processing';
-    return cardinality(v_ids);
+    return jq._orphan_jobs(v_ids, p_now, 'lease expired');
 end
 $$;
 
@@ -1186,6 +1260,49 @@ CREATE FUNCTION jq._release_order(p_release text) RETURNS integer[]
     LANGUAGE sql IMMUTABLE
     AS $$
     select string_to_array(p_release, '.')::integer[]
+$$;
+
+--
+-- Name: _rescue_gone_workers(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._rescue_gone_workers(p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_names text[];
+    v_ids   uuid[];
+    v_since timestamptz := p_now - (select s.worker_gone_after from jq.settings s);
+begin
+    -- The common case, no one silent: one probe of workers_last_seen_idx, no row locks.
+    if not exists (select 1 from jq.workers w where w.gone_at is null and w.last_seen < v_since) then
+        return 0;
+    end if;
+    with silent as (
+        select w.name
+          from jq.workers w
+         where w.gone_at is null and w.last_seen < v_since
+         order by w.last_seen
+         limit 100
+           for update skip locked
+    ), gone as (
+        update jq.workers w
+           set gone_at = p_now
+          from silent
+         where w.name = silent.name
+        returning w.name
+    )
+    select array_agg(gone.name) into v_names from gone;
+    if v_names is null then
+        return 0;
+    end if;
+    select array_agg(j.id) into v_ids
+      from (select j.id from jq.jobs j
+             where j.status = 'processing' and j.locked_by = any(v_names)
+             order by j.id
+               for update skip locked) j;
+    return jq._orphan_jobs(v_ids, p_now, 'worker gone');
+end
 $$;
 
 --
@@ -1215,10 +1332,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at)
+                                      created_at, failed_at, orphaned)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now
+                   g.created_at, p_now, g.orphaned
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -1238,9 +1355,9 @@ begin
             returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                        idempotency_key, last_error, run_at, created_at, finished_at)
+                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
-                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned
               from gone g
             returning id, queue, idempotency_key
         ), keys as (
@@ -1348,6 +1465,27 @@ CREATE FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight intege
 $$;
 
 --
+-- Name: _worker_isolation(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._worker_isolation(p_worker text) RETURNS text
+    LANGUAGE plpgsql STABLE
+    AS $$
+declare
+    v_orphaned smallint;
+begin
+    -- PL/pgSQL, not SQL: its query is planned once per session (a SQL function called from
+    -- jq_claim would be planned on every claim).
+    select h.orphaned into v_orphaned
+      from jq.jobs h
+     where h.status = 'processing' and h.locked_by = p_worker
+     order by h.orphaned desc
+     limit 1;
+    return case when v_orphaned is null then 'idle' when v_orphaned >= 2 then 'isolated' else 'busy' end;
+end
+$$;
+
+--
 -- Name: error_fingerprint(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1439,6 +1577,7 @@ declare
     v_jobs   jq.claim_job[] := '{}'; -- every job taken
     v_left   integer := p_limit;
     v_round  integer := 0;
+    v_isolation text;                -- what the worker may take as to suspects (jq._worker_isolation)
 begin
     perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
@@ -1462,7 +1601,19 @@ begin
     end if;
 
     -- Steps 0-3 (claim_steps.sql has one function per step).
+    perform jq._rescue_gone_workers(v_now);  -- sql/functions/workers.sql
     perform jq._reap_expired(p_queue, v_now);
+    -- Suspects (jobs orphaned twice) run alone: a worker holding one claims
+    -- nothing else; a worker holding nothing takes one, if any is due.
+    v_isolation := jq._worker_isolation(p_worker);
+    if v_isolation = 'isolated' then
+        return;
+    elsif v_isolation = 'idle' then
+        return query select * from jq._claim_suspect(p_queue, p_worker, p_lease, v_now, p_types);
+        if found then
+            return;
+        end if;
+    end if;
     perform jq._claim_promote_due(p_queue, v_now);
     v_groups := jq._claim_ready_groups(p_queue, v_now);
     if cardinality(v_groups) = 0 then
@@ -1520,7 +1671,7 @@ $$;
 -- Name: FUNCTION jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) IS 'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Dead-letters jobs whose lease expired on their last attempt.';
+COMMENT ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) IS 'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Hands back jobs of workers gone silent and expired leases first (dead-lettering a job that used up its attempts alone in its worker); suspects (orphaned twice) are claimed alone, by a worker holding nothing.';
 
 --
 -- Name: jq_complete(uuid[], text); Type: FUNCTION; Schema: jq
@@ -1865,6 +2016,8 @@ declare
     v_purged  integer;
     v_reaped  integer := 0;
     v_lanes   integer;
+    v_rescued integer;
+    v_workers integer;
     v_queue   text;
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
@@ -1907,6 +2060,12 @@ begin
                          for update skip locked);
     get diagnostics v_lanes = row_count;
 
+    -- Workers gone silent: their jobs back at once (sql/functions/workers.sql);
+    -- registrations declared gone an hour ago are forgotten.
+    v_rescued := jq._rescue_gone_workers(v_now);
+    delete from jq.workers w where w.gone_at < v_now - interval '1 hour';
+    get diagnostics v_workers = row_count;
+
     for v_queue in
         select distinct j.queue from jq.jobs j where j.status = 'processing' and j.locked_until < v_now
     loop
@@ -1919,7 +2078,9 @@ begin
         'partitions_dropped', v_dropped,
         'keys_purged', v_purged,
         'leases_reaped', v_reaped,
-        'lanes_purged', v_lanes);
+        'lanes_purged', v_lanes,
+        'jobs_rescued', v_rescued,
+        'workers_purged', v_workers);
 end
 $$;
 
@@ -1927,7 +2088,7 @@ $$;
 -- Name: FUNCTION jq_maintain(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases, forget fair lanes idle for a day. -> jsonb summary.';
+COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour. -> jsonb summary.';
 
 --
 -- Name: jq_queue_set_fair(text, boolean); Type: FUNCTION; Schema: jq
@@ -2616,6 +2777,135 @@ $$;
 COMMENT ON FUNCTION jq.jq_version() IS 'The installed jq release, e.g. 0.4.0.';
 
 --
+-- Name: jq_worker_beat(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_worker_beat(p_worker text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_gone_at timestamptz;
+begin
+    perform jq._check_worker(p_worker);
+    select w.gone_at into v_gone_at from jq.workers w where w.name = p_worker for update;
+    if not found then
+        return 'unknown';
+    end if;
+    update jq.workers w set last_seen = jq._now(), gone_at = null where w.name = p_worker;
+    return case when v_gone_at is null then 'ok' else 'was_gone' end;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_worker_beat(p_worker text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_worker_beat(p_worker text) IS 'A registered worker''s heartbeat (worker), one statement every few seconds -> ok | was_gone (declared gone meanwhile: the jobs it held were requeued) | unknown (register again).';
+
+--
+-- Name: jq_worker_deregister(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_worker_deregister(p_worker text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_ids uuid[];
+begin
+    perform jq._check_worker(p_worker);
+    delete from jq.workers w where w.name = p_worker;
+    select array_agg(j.id) into v_ids
+      from (select j.id from jq.jobs j
+             where j.status = 'processing' and j.locked_by = p_worker
+             order by j.id
+               for update) j;
+    return jq._orphan_jobs(v_ids, jq._now(), 'worker gone');
+end
+$$;
+
+--
+-- Name: FUNCTION jq_worker_deregister(p_worker text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_worker_deregister(p_worker text) IS 'Remove a stopping worker''s registration (worker); jobs it still holds are requeued at once. -> the number requeued.';
+
+--
+-- Name: jq_worker_register(text, jsonb, text, integer, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text DEFAULT NULL::text, p_pid integer DEFAULT NULL::integer, p_version text DEFAULT NULL::text) RETURNS TABLE(worker text, started_at timestamp with time zone, gone_after interval)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_now  timestamptz := jq._now();
+    v_host text := coalesce(p_host, host(inet_client_addr()), 'local');
+    v_pid  integer := coalesce(p_pid, 0);
+    v_ids  uuid[];
+begin
+    perform jq._check_worker(p_worker);
+    perform jq._check_worker_queues(p_queues);
+    perform jq._check_text(p_host, 'host', 255, true);
+    perform jq._check_text(p_version, 'version', 64, true);
+    -- Another process of this name (not this one registering again): what it
+    -- held is orphaned.
+    if exists (select 1 from jq.workers w
+                where w.name = p_worker and (w.host, w.pid) is distinct from (v_host, v_pid)) then
+        select array_agg(j.id) into v_ids
+          from (select j.id from jq.jobs j
+                 where j.status = 'processing' and j.locked_by = p_worker
+                 order by j.id
+                   for update) j;
+        perform jq._orphan_jobs(v_ids, v_now, 'worker gone');
+    end if;
+    return query
+    insert into jq.workers as w (name, host, pid, queues, version, started_at, last_seen, gone_at)
+    values (p_worker, v_host, v_pid, p_queues,
+            coalesce(p_version, 'unknown'), v_now, v_now, null)
+    on conflict (name) do update
+       set host = excluded.host, pid = excluded.pid, queues = excluded.queues, version = excluded.version,
+           started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
+    returning w.name, w.started_at, (select s.worker_gone_after from jq.settings s);
+end
+$$;
+
+--
+-- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) IS 'Register a starting worker (worker, queues {queue: slots}, host, pid, version); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
+
+--
+-- Name: jq_workers(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+    select w.name, w.host, w.pid, w.queues, w.version, w.started_at, w.last_seen,
+           case when w.gone_at is not null then 'gone'
+                when w.last_seen < jq._now() - s.worker_gone_after then 'silent'
+                else 'alive' end,
+           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name)
+      from jq.workers w
+     cross join jq.settings s
+     order by w.started_at desc, w.name
+$$;
+
+--
+-- Name: FUNCTION jq_workers(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+
+--
 -- Name: retry_delay(integer); Type: FUNCTION; Schema: jq
 --
 
@@ -2652,6 +2942,7 @@ CREATE TABLE jq.dead_jobs (
     created_at timestamp with time zone NOT NULL,
     failed_at timestamp with time zone NOT NULL,
     concurrency_key text,
+    orphaned smallint DEFAULT 0 NOT NULL,
     CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
@@ -2721,6 +3012,7 @@ CREATE TABLE jq.job_history (
     run_at timestamp with time zone NOT NULL,
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
 PARTITION BY RANGE (finished_at);
@@ -2748,6 +3040,7 @@ CREATE TABLE jq.job_history_default (
     run_at timestamp with time zone NOT NULL,
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
 
@@ -2774,11 +3067,13 @@ CREATE TABLE jq.jobs (
     cancel_requested boolean DEFAULT false NOT NULL,
     concurrency_key text,
     deferred boolean DEFAULT false NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
     CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
     CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
     CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
     CONSTRAINT jobs_status_valid CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text]))),
@@ -2930,6 +3225,7 @@ CREATE TABLE jq.settings (
     max_payload_bytes integer DEFAULT 1048576 NOT NULL,
     max_payload_depth integer DEFAULT 64 NOT NULL,
     max_error_length integer DEFAULT 8000 NOT NULL,
+    worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
     CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
     CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
@@ -2937,14 +3233,15 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_max_error_length_range CHECK (((max_error_length >= 256) AND (max_error_length <= 1048576))),
     CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
     CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
-    CONSTRAINT settings_singleton CHECK (singleton)
+    CONSTRAINT settings_singleton CHECK (singleton),
+    CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
 );
 
 --
 -- Name: TABLE settings; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), and whether the test clock (jq.now) is honoured.';
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -2982,6 +3279,31 @@ CREATE TABLE jq.timezone_names (
 --
 
 COMMENT ON TABLE jq.timezone_names IS 'Cache of IANA time zone names found in pg_timezone_names by jq_schedule_put (reading that view takes ~50 ms).';
+
+--
+-- Name: workers; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.workers (
+    name text NOT NULL,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    queues jsonb NOT NULL,
+    version text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    last_seen timestamp with time zone NOT NULL,
+    gone_at timestamp with time zone,
+    CONSTRAINT workers_host_length CHECK (((char_length(host) >= 1) AND (char_length(host) <= 255))),
+    CONSTRAINT workers_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255))),
+    CONSTRAINT workers_queues_object CHECK ((jsonb_typeof(queues) = 'object'::text)),
+    CONSTRAINT workers_version_length CHECK (((char_length(version) >= 1) AND (char_length(version) <= 64)))
+);
+
+--
+-- Name: TABLE workers; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.workers IS 'Registered workers (jq_worker_register) and their last heartbeat (jq_worker_beat); a worker silent for settings.worker_gone_after is declared gone and its jobs requeued.';
 
 --
 -- Name: job_history_default; Type: TABLE ATTACH; Schema: jq
@@ -3081,6 +3403,13 @@ ALTER TABLE ONLY jq.timezone_names
     ADD CONSTRAINT timezone_names_pkey PRIMARY KEY (name);
 
 --
+-- Name: workers workers_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.workers
+    ADD CONSTRAINT workers_pkey PRIMARY KEY (name);
+
+--
 -- Name: dead_jobs_failed_at_idx; Type: INDEX; Schema: jq
 --
 
@@ -3129,6 +3458,12 @@ CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, priority DESC, run
 CREATE INDEX jobs_lease_idx ON jq.jobs USING btree (queue, locked_until) WHERE (status = 'processing'::text);
 
 --
+-- Name: jobs_locked_by_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_locked_by_idx ON jq.jobs USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
+
+--
 -- Name: jobs_running_key_idx; Type: INDEX; Schema: jq
 --
 
@@ -3141,10 +3476,22 @@ CREATE INDEX jobs_running_key_idx ON jq.jobs USING btree (type, concurrency_key)
 CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
 
 --
+-- Name: jobs_suspect_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_suspect_idx ON jq.jobs USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
+
+--
 -- Name: schedules_due_idx; Type: INDEX; Schema: jq
 --
 
 CREATE INDEX schedules_due_idx ON jq.schedules USING btree (next_run_at) WHERE enabled;
+
+--
+-- Name: workers_last_seen_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX workers_last_seen_idx ON jq.workers USING btree (last_seen) WHERE (gone_at IS NULL);
 
 --
 -- Name: job_history_default_id_idx; Type: INDEX ATTACH; Schema: jq
@@ -3258,6 +3605,13 @@ REVOKE ALL ON FUNCTION jq._check_worker(p_worker text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_worker(p_worker text) TO jq_admin;
 
 --
+-- Name: FUNCTION _check_worker_queues(p_queues jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_worker_queues(p_queues jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_worker_queues(p_queues jsonb) TO jq_admin;
+
+--
 -- Name: FUNCTION _claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]); Type: ACL; Schema: jq
 --
 
@@ -3326,6 +3680,13 @@ GRANT ALL ON FUNCTION jq._claim_settle_caps(p_queue text, p_groups jq.claim_grou
 
 REVOKE ALL ON FUNCTION jq._claim_standing(p_queue text, p_groups jq.claim_group[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._claim_standing(p_queue text, p_groups jq.claim_group[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
@@ -3440,6 +3801,13 @@ REVOKE ALL ON FUNCTION jq._now() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._now() TO jq_admin;
 
 --
+-- Name: FUNCTION _orphan_jobs(p_ids uuid[], p_now timestamp with time zone, p_cause text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._orphan_jobs(p_ids uuid[], p_now timestamp with time zone, p_cause text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._orphan_jobs(p_ids uuid[], p_now timestamp with time zone, p_cause text) TO jq_admin;
+
+--
 -- Name: FUNCTION _payload_too_deep(p_payload jsonb, p_depth integer); Type: ACL; Schema: jq
 --
 
@@ -3466,6 +3834,13 @@ GRANT ALL ON FUNCTION jq._reap_expired(p_queue text, p_now timestamp with time z
 
 REVOKE ALL ON FUNCTION jq._release_order(p_release text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._release_order(p_release text) TO jq_admin;
+
+--
+-- Name: FUNCTION _rescue_gone_workers(p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._rescue_gone_workers(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._rescue_gone_workers(p_now timestamp with time zone) TO jq_admin;
 
 --
 -- Name: FUNCTION _retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone); Type: ACL; Schema: jq
@@ -3508,6 +3883,13 @@ GRANT ALL ON FUNCTION jq._take_idempotency_keys(p_queues text[], p_keys text[], 
 
 REVOKE ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _worker_isolation(p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._worker_isolation(p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._worker_isolation(p_worker text) TO jq_admin;
 
 --
 -- Name: FUNCTION error_fingerprint(p_error text); Type: ACL; Schema: jq
@@ -3737,6 +4119,37 @@ GRANT ALL ON FUNCTION jq.jq_version() TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_version() TO jq_admin;
 
 --
+-- Name: FUNCTION jq_worker_beat(p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_worker_beat(p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_worker_beat(p_worker text) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_worker_beat(p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_worker_deregister(p_worker text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_workers(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_workers() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_workers() TO jq_admin;
+
+--
 -- Name: FUNCTION retry_delay(p_attempts integer); Type: ACL; Schema: jq
 --
 
@@ -3874,3 +4287,9 @@ GRANT SELECT ON TABLE jq.tenant_policies TO jq_admin;
 --
 
 GRANT SELECT ON TABLE jq.timezone_names TO jq_admin;
+
+--
+-- Name: TABLE workers; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.workers TO jq_admin;

@@ -378,12 +378,18 @@ def verify(chaos: Chaos, *, poison_attempts: int = 3) -> Outcome:
         ):
             runs[job_id].append((at, worker, attempt))
         history: dict[UUID, list[tuple[str, int]]] = defaultdict(list)
-        for job_id, status, attempts in conn.execute("select id, status, attempts from jq.job_history"):
+        orphaned: dict[UUID, int] = {}
+        for job_id, status, attempts, times in conn.execute(
+            "select id, status, attempts, orphaned from jq.job_history"
+        ):
             history[job_id].append((status, attempts))
-        dead = {
-            job_id: (attempts, error)
-            for job_id, attempts, error in conn.execute("select id, attempts, last_error from jq.dead_jobs")
-        }
+            orphaned[job_id] = times
+        dead: dict[UUID, tuple[int, str]] = {}
+        for job_id, attempts, error, times in conn.execute(
+            "select id, attempts, last_error, orphaned from jq.dead_jobs"
+        ):
+            dead[job_id] = (attempts, error)
+            orphaned[job_id] = times
 
     acked = tally.acked
     kind = tally.kind
@@ -408,11 +414,13 @@ def verify(chaos: Chaos, *, poison_attempts: int = 3) -> Outcome:
         assert len(finished) == 1 and finished[0][0] == "succeeded", (
             f"job {j} ({kind[j]}) finished {finished}; runs {runs.get(j)}"
         )
-    # A job never runs more often than it was leased.
+    # A job never runs more often than it was leased: its attempts, plus the leases it lost
+    # beside other jobs in a worker that died (orphaned: those attempts were given back).
     for j, job_runs in runs.items():
         attempts = history[j][0][1] if history.get(j) else dead[j][0] if j in dead else None
         assert attempts is not None, f"job {j} ran but is neither in history nor dead"
-        assert len(job_runs) <= attempts, f"job {j} ran {len(job_runs)} times in {attempts} attempts: {job_runs}"
+        leased = attempts + orphaned.get(j, 0)
+        assert len(job_runs) <= leased, f"job {j} ran {len(job_runs)} times in {leased} leases: {job_runs}"
         assert [a for _, _, a in job_runs] == sorted(a for _, _, a in job_runs), f"job {j}: attempts out of order"
 
     # Duplicates: only for jobs in flight at a disruption.
@@ -678,13 +686,11 @@ def test_chaos_poison_jobs_are_dead_lettered_and_urgent_work_flows(chaos, capsys
                 "'lease expired%%') from jq.dead_jobs group by 1"
             ).fetchall()
         )
-    # Every exit-poison job ends by lease expiry (it kills its worker each time). A raising
-    # job ends with its own error, unless its last attempt was running beside an exit-poison
-    # job in a worker that died: then its lease expired too, so such jobs are bounded by the
-    # deaths times the 8 bulk slots a dying worker can hold (none without deaths).
-    deaths = serial - 3
+    # Every exit-poison job ends by lease expiry (it kills its worker each time, its last
+    # attempts alone in a worker: a suspect runs in isolation). A raising job ends with its
+    # own error: a lease lost beside an exit-poison job in a dying worker costs it no attempt.
     assert errors.get("exit") == exits, errors
-    assert errors.get("raise", 0) <= deaths * 8, f"{errors} with {deaths} worker deaths"
+    assert errors.get("raise", 0) == 0, f"{errors}: raising jobs were charged for a neighbour's crash"
     latencies = out.urgent_latencies
     assert len(latencies) >= 20, "too few urgent jobs to measure"
     assert p95(latencies) < URGENT_P95_LIMIT, f"urgent pickup p95 {p95(latencies):.2f}s under poison load"
@@ -724,6 +730,193 @@ def test_chaos_unreadable_job_costs_only_itself(chaos, db, capsys):
             f"\nunreadable jobs: 3 dead-lettered at their first attempt, the 40 claimed beside them ran "
             f"({seconds:.1f} s with a 60 s lease)"
         )
+
+
+def test_chaos_poison_containment_costs_no_neighbour_an_attempt(chaos, capsys):
+    """Jobs that os._exit(1) their worker on every attempt, among many healthy ones, at
+    max_attempts 5 (issue #15: 20 among 10,000 under soak): no healthy job is dead-lettered
+    (a lease lost beside other jobs in a dying worker costs no attempt), every killer is dead
+    after exactly its 5 attempts, all of them in isolation (a job orphaned twice runs alone),
+    and the urgent queue's pickup p95 stays under 2 s."""
+    n = _soak(1_500, 10_000)
+    killers = _soak(3, 20)
+    rate = _soak(250.0, 300.0)
+    opts = dict(WORKER_OPTS, lease=_soak(3, 10))
+    began = time.monotonic()
+    serial = 4
+    for k in range(serial):
+        chaos.start_worker(f"bulk-{k}", {"bulk": 8}, **opts)
+    chaos.start_worker("urgent-0", {"urgent": 4}, **opts)
+    chaos.wait_ready(chaos.procs)
+    for k, part in enumerate(split(bulk_plans(n, exits=killers, poison_attempts=5), 2)):
+        chaos.produce(part, rate / 2, f"producer-{k}")
+    chaos.produce(chaos.urgent_plans(), 10.0, "urgent", batch=1)
+
+    def replace_dead() -> None:
+        nonlocal serial
+        for proc in chaos.reap_dead():
+            assert proc.name.startswith("bulk-"), f"{proc.name} died:\n{proc.logs()}"
+            chaos.start_worker(f"bulk-{serial}", {"bulk": 8}, **opts)
+            serial += 1
+
+    wait_drained(chaos, timeout=_soak(240, 900), tick=replace_dead)
+    chaos.stop_urgent.set()
+    for t in chaos.threads:
+        t.join(timeout=30)
+    wait_drained(chaos, timeout=60, tick=replace_dead)
+    chaos.stop_all()
+    out = verify(chaos, poison_attempts=5)  # no innocent dead; every dead job is a killer after 5 attempts
+    line = summary(capsys, "poison containment", chaos, out, time.monotonic() - began)
+
+    with psycopg.connect(chaos.dsn, autocommit=True) as conn:
+        killer_runs = conn.execute(
+            "select d.attempts, d.orphaned, (select count(*) from chaos_runs r where r.job_id = d.id)"
+            " from jq.dead_jobs d"
+        ).fetchall()
+        innocent_orphaned = conn.execute(
+            "select count(*), coalesce(max(orphaned), 0) from jq.job_history where orphaned > 0"
+        ).fetchone()
+    assert out.dead == killers == len(killer_runs), killer_runs
+    assert all(attempts == 5 for attempts, _, _ in killer_runs), killer_runs
+    latencies = sorted(out.urgent_latencies)
+    assert len(latencies) >= 20, "too few urgent jobs to measure"
+    p99 = latencies[min(len(latencies) - 1, math.ceil(0.99 * len(latencies)) - 1)]
+    with capsys.disabled():
+        print(
+            f"  killers: {killers}, each dead after 5 attempts; runs per killer "
+            f"{sorted(r for _, _, r in killer_runs)} (the runs beyond 5 were in crowds, not counted); "
+            f"healthy jobs that lost a worker and were spared: {innocent_orphaned[0]} (at most "
+            f"{innocent_orphaned[1]} times each), dead: 0; urgent p95 {p95(latencies) * 1000:.0f} ms, "
+            f"p99 {p99 * 1000:.0f} ms"
+        )
+    assert p95(latencies) < URGENT_P95_LIMIT, f"urgent pickup p95 {p95(latencies):.2f}s under poison load: {line}"
+
+
+# -- 5. the worker registry -----------------------------------------------------------------------------------
+
+
+def _enqueue_bulk(db: psycopg.Connection, n: int, payload: dict[str, Any]) -> list[UUID]:
+    return [r.job_id for r in pyjq.enqueue_many(db, [{"type": "chaos", "queue": "bulk", "payload": payload}] * n)]
+
+
+def _left(db: psycopg.Connection, ids: list[UUID]) -> int:
+    return db.execute("select count(*) from jq.jobs where id = any(%s)", [ids]).fetchone()[0]
+
+
+def _runs_by(dsn: str, worker: str) -> int:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return conn.execute("select count(*) from chaos_runs where worker = %s", [worker]).fetchone()[0]
+
+
+def _registration(dsn: str, worker: str) -> tuple[str, int] | None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return conn.execute("select state, running from jq.jq_workers() where worker = %s", [worker]).fetchone()
+
+
+def test_chaos_sigkilled_worker_jobs_run_again_within_seconds(chaos, db, capsys):
+    """A worker holding 50 running jobs with the default 5-minute lease is SIGKILLed: the
+    registry declares it gone after 15 s of silence (worker_gone_after) and another worker's
+    next claim takes all 50 back at once, instead of 5 minutes later; no attempt is counted."""
+    a = chaos.start_worker("holder", {"bulk": 50})  # defaults: 5-minute lease, 2 s poll
+    chaos.wait_ready([a])
+    ids = _enqueue_bulk(db, 50, {"ms": 120_000})
+    _wait(lambda: _runs_by(chaos.dsn, "holder") == 50, 30, "the holder to run 50 jobs", [a])
+    b = chaos.start_worker("rescuer", {"bulk": 50})
+    chaos.wait_ready([b])
+    assert _registration(chaos.dsn, "holder") == ("alive", 50)
+    chaos.kill(a)
+    killed = time.monotonic()
+    _wait(lambda: _runs_by(chaos.dsn, "rescuer") == 50, 40, "the rescuer to run the 50 jobs", [b])
+    rescued_after = time.monotonic() - killed
+    rows = db.execute(
+        "select attempts, orphaned, locked_by from jq.jobs where id = any(%s) group by 1, 2, 3", [ids]
+    ).fetchall()
+    state = _registration(chaos.dsn, "holder")
+    chaos.kill(b)
+    with capsys.disabled():
+        print(
+            f"\nregistry rescue: 50 running jobs of a SIGKILLed worker (5-minute lease) running again on "
+            f"another worker {rescued_after:.1f} s after the kill (gone after 15 s of silence, 3 s beats)"
+        )
+    assert rows == [(1, 1, "rescuer")], rows  # attempt 1 again: the lost one was given back
+    assert state == ("gone", 0), state
+    assert rescued_after < 20.0, f"rescued after {rescued_after:.1f} s"
+
+
+def test_chaos_paused_worker_is_not_declared_gone(chaos, db, capsys):
+    """A worker stopped for 10 s (SIGSTOP, then SIGCONT: a long GC pause, a blocked process)
+    stays registered and keeps its jobs: its beat thread beats as soon as it runs again, and
+    10 s is within gone_after (15 s) minus one beat interval (3 s). Its jobs run once."""
+    a = chaos.start_worker("paused", {"bulk": 5}, poll_interval=0.5)
+    b = chaos.start_worker("watcher", {"bulk": 5}, poll_interval=0.5)  # claims all along
+    chaos.wait_ready([a, b])
+    os.kill(b.proc.pid, signal.SIGSTOP)  # so that the paused worker takes the jobs
+    try:
+        ids = _enqueue_bulk(db, 5, {"ms": 13_000})
+        _wait(lambda: _runs_by(chaos.dsn, "paused") == 5, 20, "the jobs to start", [a])
+    finally:
+        os.kill(b.proc.pid, signal.SIGCONT)
+    time.sleep(1.0)
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    stopped = time.monotonic()
+    states = set()
+    try:
+        while time.monotonic() - stopped < 10.0:
+            states.add(_registration(chaos.dsn, "paused")[0])
+            time.sleep(0.5)
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)
+    _wait(lambda: _left(db, ids) == 0, 30, "the paused worker to finish its jobs", [a])
+    history = db.execute(
+        "select attempts, orphaned, count(*) from jq.job_history where id = any(%s) group by 1, 2", [ids]
+    ).fetchall()
+    after = _registration(chaos.dsn, "paused")
+    chaos.stop_all()
+    with capsys.disabled():
+        print(f"\npaused worker: SIGSTOP for 10 s, states seen meanwhile {sorted(states)}; its 5 jobs ran once")
+    assert "gone" not in states, states
+    assert after is not None and after[0] == "alive", after
+    assert history == [(1, 0, 5)], history
+    assert _runs_by(chaos.dsn, "watcher") == 0
+    assert "declared gone" not in a.logs(400)
+
+
+def test_chaos_worker_paused_past_gone_after_gives_its_jobs_up(chaos, db, capsys):
+    """Paused longer than gone_after (5 s here, the minimum), a worker is declared gone: its
+    jobs run on another worker at once; woken, it learns it was gone (was_gone), abandons
+    those jobs (their completions would be refused: lease_lost) and goes on working."""
+    db.execute("update jq.settings set worker_gone_after = '5 seconds'")
+    a = chaos.start_worker("sleeper", {"bulk": 3}, loglevel="INFO", poll_interval=0.5)
+    chaos.wait_ready([a])
+    ids = _enqueue_bulk(db, 3, {"ms": 6_000})
+    _wait(lambda: _runs_by(chaos.dsn, "sleeper") == 3, 20, "the jobs to start", [a])
+    b = chaos.start_worker("taker", {"bulk": 3}, poll_interval=0.5)
+    chaos.wait_ready([b])
+    os.kill(a.proc.pid, signal.SIGSTOP)
+    stopped = time.monotonic()
+    try:
+        _wait(lambda: _runs_by(chaos.dsn, "taker") == 3, 20, "the taker to run the jobs", [b])
+        taken_after = time.monotonic() - stopped
+        time.sleep(max(0.0, 9.0 - taken_after))
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)
+    _wait(lambda: "was declared gone" in a.logs(400), 15, "the sleeper to learn it was gone", [a])
+    _wait(lambda: _left(db, ids) == 0, 30, "the taker to finish the jobs", [b])
+    _wait(lambda: a.logs(400).count("job lease_lost") == 3, 15, "the sleeper to give up its 3 jobs", [a])
+    history = db.execute(
+        "select count(*) from jq.job_history where id = any(%s) and status = 'succeeded'", [ids]
+    ).fetchone()[0]
+    after = _registration(chaos.dsn, "sleeper")
+    late = pyjq.enqueue(db, "chaos", {"ms": 1}, queue="bulk").job_id
+    _wait(lambda: pyjq.status(db, late).status == "succeeded", 20, "a new job after the pause", [a, b])
+    chaos.stop_all()
+    with capsys.disabled():
+        print(
+            f"\nworker paused past gone_after (5 s): its 3 jobs running on another worker {taken_after:.1f} s "
+            f"after the pause; woken, it gave them up (lease_lost) and registered as {after[0] if after else None}"
+        )
+    assert history == 3
+    assert after is not None and after[0] == "alive", after
 
 
 # -- 4. long jobs --------------------------------------------------------------------------------------------

@@ -1027,6 +1027,7 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
         ("GET", "/dead-letter"),
         ("POST", "/dead-letter/retry"),
         ("GET", "/queues"),
+        ("GET", "/workers"),
         ("GET", "/metrics"),
         ("GET", "/healthz"),
         ("GET", "/tenants"),

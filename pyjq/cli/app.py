@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from .. import __version__
-from . import dead, dev, fairness, install, jobs, maintain, schedules, serve, worker
+from . import dead, dev, fairness, install, jobs, maintain, schedules, serve, worker, workers
 from .common import CONTEXT_SETTINGS, CLIError, describe, dsn_option
 
 __all__ = ["cli", "main"]
@@ -109,6 +109,7 @@ for _command in (
     install.install,
     install.version,
     worker.worker,
+    workers.workers,
     jobs.enqueue,
     jobs.status,
     jobs.cancel,

@@ -27,7 +27,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from .._calls import admin, expect_row, jobs, policies
+from .._calls import admin, expect_row, jobs, policies, registry
 from .._calls import schedules as schedule_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_STATEMENT_TIMEOUT
 
@@ -226,3 +226,7 @@ class Database:
     async def key_limit_delete(self, type: str) -> bool:
         async with self._connection() as conn:
             return bool(await policies.KEY_LIMIT_DELETE.run_async(conn, type=type))
+
+    async def workers(self) -> list[registry.WorkerInfo]:
+        async with self._connection() as conn:
+            return await registry.WORKERS.run_async(conn)

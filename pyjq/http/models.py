@@ -69,6 +69,8 @@ __all__ = [
     "TenantPolicyRow",
     "TenantStats",
     "TenantsQuery",
+    "WorkerEntry",
+    "WorkerList",
 ]
 
 
@@ -335,6 +337,25 @@ class Health(_Response):
 class TenantsQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     queue: QueueName | None = Field(default=None, description="Only this queue.")
+
+
+class WorkerEntry(_Response):
+    worker: str = Field(description="The worker's name, as in the jobs it leases (locked_by).")
+    host: str
+    pid: int
+    queues: dict[str, int] = Field(description="Queue name -> slots.")
+    version: str = Field(description="The client's version (pyjq's, for pyjq workers).")
+    started_at: datetime
+    last_seen: datetime = Field(description="Its last heartbeat (pyjq beats every 3 s).")
+    state: str = Field(
+        description="alive; silent: no beat for jq.settings.worker_gone_after (15 s), the next claim declares it "
+        "gone; gone: declared gone, the jobs it held were requeued."
+    )
+    running: int = Field(description="Jobs it holds now.")
+
+
+class WorkerList(_Response):
+    workers: list[WorkerEntry]
 
 
 class TenantStats(_Response):

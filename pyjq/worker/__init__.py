@@ -19,6 +19,8 @@ handlers, batches calls and keeps connections healthy:
 * reporting (``completer``): ``jq_complete``/``jq_fail`` in batches, never
   before the handler returned; a refused batch is split;
 * leases (``heartbeat``): one ``jq_heartbeat`` per ``lease / 3`` for all held jobs;
+* registry (``registry``): registers in jq.workers, beats every 3 s on a thread and
+  connection of its own; a worker silent 15 s is declared gone and its jobs requeued;
 * shutdown (``shutdown``, ``release``): a grace period, ``jq_release``, a last flush;
 * connections (``connections``, ``listener``): never fatal; a fast reconnect
   probe, a checked LISTEN session, ``listen_dsn`` behind PgBouncer, nothing prepared;
@@ -74,6 +76,7 @@ from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
 from .maintenance import Maintenance
+from .registry import Registry
 from .shutdown import shut_down
 from .state import Handler, RunState
 from .threads import HandlerThreads
@@ -112,6 +115,7 @@ class _Parts:
     completer: Completer
     heartbeat: Heartbeat
     maintenance: Maintenance | None
+    registry: Registry
     done: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
 
@@ -399,6 +403,9 @@ class Worker:
         connections = Connections(self._conninfo, self.name, state, connect_timeout=self.connect_timeout)
         listener = Listener(state, worker_conninfo(self.listen_dsn or self.dsn, self.name), self.name)
         executor = Executor(state, self._threads, self.name)
+        heartbeat = Heartbeat(
+            state, connections, worker_name=self.name, lease=self.lease, interval=self.heartbeat_interval
+        )
         return _Parts(
             state=state,
             connections=connections,
@@ -415,18 +422,24 @@ class Worker:
                 set_waiting=listener.set_waiting,
             ),
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
-            heartbeat=Heartbeat(
-                state, connections, worker_name=self.name, lease=self.lease, interval=self.heartbeat_interval
-            ),
+            heartbeat=heartbeat,
             maintenance=(
                 Maintenance(state, connections, worker_name=self.name, interval=self.maintain_interval)
                 if self.maintain_interval
                 else None
             ),
+            registry=Registry(
+                self._conninfo,
+                worker_name=self.name,
+                queues=self.queues,
+                stats=self._stats,
+                on_was_gone=heartbeat.beat_now,
+            ),
         )
 
     def _start_parts(self, parts: _Parts) -> None:
         tasks = parts.tasks
+        parts.registry.start()  # its own thread and connection (registry.py)
         tasks["claimer"] = self._spawn("claimer", parts.claimer.run)
         tasks["flusher"] = self._spawn("flusher", parts.completer.run)
         tasks["heartbeat"] = self._spawn("heartbeat", parts.heartbeat.run)
@@ -470,6 +483,7 @@ class Worker:
                 await task
         # Handlers still running were released or abandoned: stop waiting for them.
         await parts.executor.cancel_leftovers()
+        await parts.registry.stop()  # deregisters
         await parts.connections.close()
         self._parts = None
         self._stop_early = None

@@ -8,7 +8,9 @@ idle. ``lost``: the job is abandoned (a coroutine's task is cancelled,
 cancelled, ``job.cancelled`` is set for thread handlers; the attempt is then
 reported with ``jq_fail``, which records it as cancelled (a handler that
 completes anyway succeeds). A cancellation is therefore noticed within one
-heartbeat interval.
+heartbeat interval. :meth:`Heartbeat.beat_now` beats at once: the registry
+calls it when the worker learns it was declared gone (its jobs were given
+back), so their handlers are abandoned now, not a heartbeat interval later.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .._calls.worker import HEARTBEAT, LeaseState
 from .connections import DATABASE_ERRORS, Connections
 from .log import log_db_error, logger
 from .state import RunState
-from .timing import Backoff
+from .timing import Backoff, wait
 
 __all__ = ["Heartbeat"]
 
@@ -34,13 +36,21 @@ class Heartbeat:
         self._name = worker_name
         self._lease = lease
         self.interval = interval
+        self._soon: asyncio.Event | None = None
+
+    def beat_now(self) -> None:
+        """Beat at once instead of at the end of the interval (on the event loop)."""
+        if self._soon is not None:
+            self._soon.set()
 
     async def run(self) -> None:
         """Beat every interval while jobs are held (sooner again after a failed beat); until cancelled."""
         backoff = Backoff()
         delay = self.interval
+        soon = self._soon = asyncio.Event()
         while True:
-            await asyncio.sleep(delay)
+            await wait(soon, delay)
+            soon.clear()
             delay = self.interval
             ids = self._state.held_ids()
             if not ids:

@@ -39,10 +39,15 @@
 -- Leases up to p_limit runnable jobs of one queue to p_worker for p_lease,
 -- in the order above; only the given types when p_types is not null. Rows
 -- other workers are claiming right now are skipped, never waited for. Each
--- claim counts as an attempt. Expired leases in the queue are reaped first
--- (see _reap_expired).
+-- claim counts as an attempt. Workers gone silent are declared gone and
+-- their jobs handed back, and expired leases in the queue are reaped, first
+-- (workers.sql: _rescue_gone_workers; internal.sql: _reap_expired).
+-- Suspects (jobs orphaned twice, workers.sql) are never claimed beside other
+-- jobs: a worker that holds nothing takes one alone (_claim_suspect), a
+-- worker that holds one gets nothing else.
 --
--- Steps (claim_steps.sql): reap expired leases; promote due deferred jobs;
+-- Steps (claim_steps.sql): rescue jobs of gone workers; reap expired leases;
+-- isolation (suspects); promote due deferred jobs;
 -- find the ready groups; settle caps (weights, tenant caps); where each
 -- tenant stands (fair queues shared by tenants); then rounds of quotas (how
 -- many jobs each group gets, from the tenants' virtual times alone, without
@@ -90,6 +95,7 @@ declare
     v_jobs   jq.claim_job[] := '{}'; -- every job taken
     v_left   integer := p_limit;
     v_round  integer := 0;
+    v_isolation text;                -- what the worker may take as to suspects (jq._worker_isolation)
 begin
     perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
@@ -113,7 +119,19 @@ begin
     end if;
 
     -- Steps 0-3 (claim_steps.sql has one function per step).
+    perform jq._rescue_gone_workers(v_now);  -- sql/functions/workers.sql
     perform jq._reap_expired(p_queue, v_now);
+    -- Suspects (jobs orphaned twice) run alone: a worker holding one claims
+    -- nothing else; a worker holding nothing takes one, if any is due.
+    v_isolation := jq._worker_isolation(p_worker);
+    if v_isolation = 'isolated' then
+        return;
+    elsif v_isolation = 'idle' then
+        return query select * from jq._claim_suspect(p_queue, p_worker, p_lease, v_now, p_types);
+        if found then
+            return;
+        end if;
+    end if;
     perform jq._claim_promote_due(p_queue, v_now);
     v_groups := jq._claim_ready_groups(p_queue, v_now);
     if cardinality(v_groups) = 0 then
@@ -167,4 +185,4 @@ begin
 end
 $$;
 comment on function jq.jq_claim(text, text, integer, interval, text[]) is
-    'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Dead-letters jobs whose lease expired on their last attempt.';
+    'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Hands back jobs of workers gone silent and expired leases first (dead-lettering a job that used up its attempts alone in its worker); suspects (orphaned twice) are claimed alone, by a worker holding nothing.';

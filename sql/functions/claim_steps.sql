@@ -332,6 +332,7 @@ begin
               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                 and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
                 and j.run_at <= p_now
+                and j.orphaned < 2  -- suspects run in isolation (jq._claim_suspect)
                 and (p_types is null or j.type = any(p_types))
                 and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
                 and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))

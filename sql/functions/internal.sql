@@ -188,10 +188,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at)
+                                      created_at, failed_at, orphaned)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now
+                   g.created_at, p_now, g.orphaned
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -211,9 +211,9 @@ begin
             returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                        idempotency_key, last_error, run_at, created_at, finished_at)
+                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
-                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned
               from gone g
             returning id, queue, idempotency_key
         ), keys as (
@@ -241,50 +241,28 @@ as $$
 $$;
 
 -- Expired leases in one queue (jq_claim reaps its queue first, jq_maintain
--- every queue): a lease that ran out counts as a used attempt.
--- The worker's name is quoted in the error so that jq.error_fingerprint
--- groups expiries from every worker together.
--- The job goes back to pending, or to jq.dead_jobs when that was its last
--- attempt (a job that kills its worker every time must not loop forever), or
--- to history as cancelled when its cancellation had been requested.
+-- every queue), by the rule of jq._orphan_jobs (workers.sql): a job whose
+-- worker held nothing else has used an attempt (dead-lettered when that was
+-- its last: a job that kills its worker every time must not loop forever);
+-- jobs expiring in a worker that held several get the attempt back, since
+-- any of them may have killed it; a job whose cancellation was requested is
+-- cancelled. The worker's name is quoted in the error so that
+-- jq.error_fingerprint groups expiries from every worker together.
 create or replace function jq._reap_expired(p_queue text, p_now timestamptz)
 returns integer
 language plpgsql
 as $$
 declare
     v_ids uuid[];
-    v_last uuid[];
-    v_cancelled uuid[];
 begin
-    select array_agg(id),
-           array_agg(id) filter (where not cancel_requested and attempts >= max_attempts),
-           array_agg(id) filter (where cancel_requested)
-      into v_ids, v_last, v_cancelled
-      from (select id, attempts, max_attempts, cancel_requested
+    select array_agg(id) into v_ids
+      from (select id
               from jq.jobs
              where queue = p_queue and status = 'processing' and locked_until < p_now
              order by locked_until
              limit 1000
                for update skip locked) expired;
-    if v_ids is null then
-        return 0;
-    end if;
-    if v_last is not null then
-        update jq.jobs
-           set last_error = format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
-                                   locked_by, attempts, max_attempts, locked_until)
-         where id = any(v_last);
-        perform jq._retire(v_last, 'dead', null, p_now);
-    end if;
-    if v_cancelled is not null then
-        perform jq._retire(v_cancelled, 'cancelled', null, p_now);
-    end if;
-    update jq.jobs
-       set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
-           last_error = format('lease expired: worker "%s" did not finish attempt %s by %s',
-                               locked_by, attempts, locked_until)
-     where id = any(v_ids) and status = 'processing';
-    return cardinality(v_ids);
+    return jq._orphan_jobs(v_ids, p_now, 'lease expired');
 end
 $$;
 

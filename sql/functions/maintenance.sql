@@ -66,7 +66,9 @@ $$;
 
 -- Rotates history partitions, purges idempotency keys whose window is over
 -- and whose job is gone, forgets waiting marks of vanished workers and fair
--- lanes idle for a day, and reaps expired leases in every queue. Only one
+-- lanes idle for a day, declares workers gone silent gone (their jobs back
+-- to the queue at once) and forgets those gone for an hour, and reaps
+-- expired leases in every queue. Only one
 -- caller does the work at a time; the others return at once with
 -- {"skipped": true}. Returns what it did as JSON.
 create or replace function jq.jq_maintain()
@@ -85,6 +87,8 @@ declare
     v_purged  integer;
     v_reaped  integer := 0;
     v_lanes   integer;
+    v_rescued integer;
+    v_workers integer;
     v_queue   text;
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
@@ -127,6 +131,12 @@ begin
                          for update skip locked);
     get diagnostics v_lanes = row_count;
 
+    -- Workers gone silent: their jobs back at once (sql/functions/workers.sql);
+    -- registrations declared gone an hour ago are forgotten.
+    v_rescued := jq._rescue_gone_workers(v_now);
+    delete from jq.workers w where w.gone_at < v_now - interval '1 hour';
+    get diagnostics v_workers = row_count;
+
     for v_queue in
         select distinct j.queue from jq.jobs j where j.status = 'processing' and j.locked_until < v_now
     loop
@@ -139,11 +149,13 @@ begin
         'partitions_dropped', v_dropped,
         'keys_purged', v_purged,
         'leases_reaped', v_reaped,
-        'lanes_purged', v_lanes);
+        'lanes_purged', v_lanes,
+        'jobs_rescued', v_rescued,
+        'workers_purged', v_workers);
 end
 $$;
 comment on function jq.jq_maintain() is
-    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, reap expired leases, forget fair lanes idle for a day. -> jsonb summary.';
+    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour. -> jsonb summary.';
 
 -- The installed release, as the installer recorded it in jq.release (the
 -- number itself is set once, in bootstrap.sql). Clients and the installer's

@@ -8,7 +8,7 @@ built; common.py holds what they share (the error responses, the JSON answer, th
     jobs.py           add_job_routes           POST /jobs, GET /jobs/{id}, POST /jobs/{id}/cancel  producer
     schedules.py      add_schedule_routes      PUT|GET|DELETE /schedules/{name}, GET /schedules    admin
     dead_letters.py   add_dead_letter_routes   GET /dead-letter, POST /dead-letter/retry           admin
-    operations.py     add_operations_routes    GET /queues                                      admin
+    operations.py     add_operations_routes    GET /queues, GET /workers                        admin
     fairness.py       add_fairness_routes      GET /tenants, GET /tenant-policies,              admin
                                                PUT|DELETE /tenant-policies/{queue}/{tenant},
                                                PUT|DELETE /key-limits/{type}

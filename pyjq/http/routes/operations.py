@@ -1,4 +1,4 @@
-"""Operations: GET /queues (admin), then the probes GET /metrics (admin) and GET /healthz (no token).
+"""Operations: GET /queues and GET /workers (admin), then the probes GET /metrics (admin) and GET /healthz (no token).
 
 Two functions, because the OpenAPI document lists the fairness routes between them: create_app calls
 add_operations_routes before add_fairness_routes and add_probe_routes after it.
@@ -12,14 +12,14 @@ from fastapi.responses import JSONResponse, Response
 from .. import metrics
 from ..auth import Principal
 from ..db import Database
-from ..models import Health, QueueList, QueueStats
+from ..models import Health, QueueList, QueueStats, WorkerEntry, WorkerList
 from .common import TokenCheck, error_responses, json_response
 
 __all__ = ["add_operations_routes", "add_probe_routes"]
 
 
 def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck) -> None:
-    """Add what an operator asks about the queues, GET /queues, to ``router``."""
+    """Add what an operator asks about the queues and the workers, GET /queues and GET /workers, to ``router``."""
 
     @router.get(
         "/queues",
@@ -45,6 +45,37 @@ def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck) ->
                             r.oldest_ready_age.total_seconds() if r.oldest_ready_age is not None else None
                         ),
                         dead=r.dead,
+                    )
+                    for r in rows
+                ]
+            )
+        )
+
+    @router.get(
+        "/workers",
+        tags=["operations"],
+        summary="Registered workers",
+        response_model=None,
+        responses={
+            200: {"model": WorkerList, "description": "Newest first; gone workers are kept an hour."},
+            **error_responses(),
+        },
+    )
+    async def workers(_: Principal = admin) -> JSONResponse:
+        rows = await db.workers()
+        return json_response(
+            WorkerList(
+                workers=[
+                    WorkerEntry(
+                        worker=r.worker,
+                        host=r.host,
+                        pid=r.pid,
+                        queues={q: int(n) for q, n in r.queues.items()},
+                        version=r.version,
+                        started_at=r.started_at,
+                        last_seen=r.last_seen,
+                        state=r.state,
+                        running=r.running,
                     )
                     for r in rows
                 ]

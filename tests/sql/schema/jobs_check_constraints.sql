@@ -1,7 +1,7 @@
 -- The named CHECK constraints of jq.jobs exist, and each one stops a direct
 -- insert that breaks it with SQLSTATE 23514 and its own name.
 begin;
-select plan(27);
+select plan(28);
 
 -- A valid row with one column overridden (p_column => p_value, SQL text).
 create function pg_temp.job(p_column text, p_value text) returns text language sql as $$
@@ -12,14 +12,15 @@ create function pg_temp.job(p_column text, p_value text) returns text language s
                            ('status', '''pending'''), ('locked_until', 'null'), ('locked_by', 'null'),
                            ('attempts', '0'), ('max_attempts', '3'), ('idempotency_key', '''k'''),
                            ('tenant', '''acme'''), ('concurrency_key', 'null'),
-                           ('created_at', 'now()')) d(c, v)) r
+                           ('created_at', 'now()'), ('orphaned', '0')) d(c, v)) r
 $$;
 
 select set_eq(
     $$select conname::text from pg_constraint where conrelid = 'jq.jobs'::regclass and contype = 'c'$$,
     $$values ('jobs_type_length'), ('jobs_queue_format'), ('jobs_idempotency_key_length'), ('jobs_tenant_length'),
              ('jobs_payload_object'), ('jobs_max_attempts_range'), ('jobs_attempts_range'),
-             ('jobs_status_valid'), ('jobs_lease_consistent'), ('jobs_concurrency_key_length')$$,
+             ('jobs_status_valid'), ('jobs_lease_consistent'), ('jobs_concurrency_key_length'),
+             ('jobs_orphaned_range')$$,
     'jq.jobs has exactly these named CHECK constraints');
 
 select lives_ok(pg_temp.job('id', 'gen_random_uuid()'), 'the base row is valid');
@@ -52,6 +53,7 @@ select is(jq_test.violation(pg_temp.job('max_attempts', '0')), '23514 jobs_max_a
 select is(jq_test.violation(pg_temp.job('max_attempts', '1001')), '23514 jobs_max_attempts_range', 'max_attempts 1001');
 select is(jq_test.violation(pg_temp.job('attempts', '4')), '23514 jobs_attempts_range', 'attempts above max_attempts');
 select is(jq_test.violation(pg_temp.job('attempts', '-1')), '23514 jobs_attempts_range', 'negative attempts');
+select is(jq_test.violation(pg_temp.job('orphaned', '-1')), '23514 jobs_orphaned_range', 'negative orphaned');
 select is(jq_test.violation(pg_temp.job('status', '''succeeded''')), '23514 jobs_status_valid',
           'a status other than pending or processing');
 select is(jq_test.violation(pg_temp.job('status', '''processing''')), '23514 jobs_lease_consistent',

@@ -1,11 +1,11 @@
 -- jq.jobs follows the data model of docs/design.md ("Tables, and why each exists").
 begin;
-select plan(13);
+select plan(15);
 
 select columns_are('jq', 'jobs', array[
     'id', 'queue', 'type', 'payload', 'priority', 'run_at', 'status', 'locked_until', 'locked_by',
     'attempts', 'max_attempts', 'idempotency_key', 'tenant', 'last_error', 'created_at', 'cancel_requested',
-    'concurrency_key', 'deferred'],
+    'concurrency_key', 'deferred', 'orphaned'],
     'jq.jobs has exactly the data model''s columns');
 select col_is_pk('jq', 'jobs', 'id', 'id is the primary key');
 select col_type_is('jq', 'jobs', 'id', 'uuid', 'id is a uuid');
@@ -18,6 +18,8 @@ select col_default_is('jq', 'jobs', 'queue', 'default'::text, 'queue defaults to
 select col_type_is('jq', 'jobs', 'concurrency_key', 'text', 'concurrency_key is text');
 select col_type_is('jq', 'jobs', 'deferred', 'boolean', 'deferred is a boolean');
 select col_default_is('jq', 'jobs', 'deferred', 'false', 'deferred defaults to false');
+select col_type_is('jq', 'jobs', 'orphaned', 'smallint', 'orphaned is a smallint');
+select col_default_is('jq', 'jobs', 'orphaned', '0', 'orphaned defaults to 0');
 select is_empty(
     $$select attname from pg_attribute
        where attrelid = 'jq.jobs'::regclass and attnum > 0 and not attisdropped and not attnotnull

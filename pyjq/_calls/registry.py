@@ -1,0 +1,47 @@
+"""The worker registry: register, beat, deregister, list (sql/functions/workers.sql)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from . import Many, One, Scalar
+
+__all__ = ["BEAT", "DEREGISTER", "REGISTER", "WORKERS", "Registration", "WorkerInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """What jq_worker_register answered: beat well within ``gone_after``."""
+
+    worker: str
+    started_at: datetime
+    gone_after: timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerInfo:
+    """A row of jq_workers: a registered worker, its last beat and what it runs now."""
+
+    worker: str
+    host: str
+    pid: int
+    queues: dict[str, Any]  # queue -> slots
+    version: str
+    started_at: datetime
+    last_seen: datetime
+    state: str  # alive | silent (no beat for gone_after) | gone (declared gone, its jobs requeued)
+    running: int
+
+
+REGISTER: One[Registration] = One(
+    Registration,
+    "select worker, started_at, gone_after from jq.jq_worker_register(p_worker => %(worker)s::text,"
+    " p_queues => %(queues)s::jsonb, p_host => %(host)s::text, p_pid => %(pid)s::integer,"
+    " p_version => %(version)s::text)",
+)
+# ok | was_gone (declared gone meanwhile: the jobs it held then were requeued) | unknown (register again)
+BEAT: Scalar[str] = Scalar("select jq.jq_worker_beat(p_worker => %(worker)s::text)")
+DEREGISTER: Scalar[int] = Scalar("select jq.jq_worker_deregister(p_worker => %(worker)s::text)")
+WORKERS: Many[WorkerInfo] = Many(WorkerInfo, "select * from jq.jq_workers()")

@@ -1,0 +1,28 @@
+"""The worker registry, read side: which workers run, what they hold, when they last beat.
+
+    for w in pyjq.workers(conn):
+        print(w.worker, w.state, w.running, w.last_seen)
+
+Workers register themselves (``pyjq.Worker`` does at start, see
+pyjq/worker/registry.py); a worker silent for ``jq.settings.worker_gone_after``
+(15 s) is declared gone by the next claim of any other worker and its jobs go
+back to the queue at once. Listing needs jq_admin.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+from ._calls.registry import WORKERS, WorkerInfo
+
+__all__ = ["WorkerInfo", "workers", "workers_async"]
+
+
+def workers(conn: psycopg.Connection) -> list[WorkerInfo]:
+    """The registered workers, newest first: state alive, silent or gone, and running jobs (jq_workers)."""
+    return WORKERS.run(conn)
+
+
+async def workers_async(conn: psycopg.AsyncConnection) -> list[WorkerInfo]:
+    """workers on an async connection."""
+    return await WORKERS.run_async(conn)
