@@ -35,9 +35,10 @@ with the same fields in ``extra`` (``jq_job_id``, ``jq_type``, ``jq_queue``,
 structured formatters. Outcomes: succeeded, failed_retrying, dead, cancelled,
 lease_lost, released.
 
-An idle worker costs about 0.85 statements a second: one per ``poll_interval``
+An idle worker costs about 1.2 statements a second: one per ``poll_interval``
 (all its idle queues' claims in one statement), the scheduler's probe every
-5 s and a check of its LISTEN session every 7 s, apart from ``jq_maintain``.
+5 s, a check of its LISTEN session every 7 s and its registry beat every 3 s,
+apart from ``jq_maintain``.
 
 Scheduled jobs: an insert of jobs due within the minute notifies waiting
 workers with ``at <epoch>``, and the worker claims that queue at that time
