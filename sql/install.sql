@@ -27,7 +27,9 @@ begin;
 \ir migrations/0004_structure.sql
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
+\ir migrations/0007_audit_log.sql
 \ir functions/internal.sql
+\ir functions/audit.sql
 \ir functions/bounds.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql

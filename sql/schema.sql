@@ -1,4 +1,4 @@
--- jq 0.4.0: the schema a fresh install leaves (pg_dump --schema-only of schema jq, PostgreSQL 15;
+-- jq 0.5.0: the schema a fresh install leaves (pg_dump --schema-only of schema jq, PostgreSQL 15;
 -- owners and the dated jq.job_history_pYYYYMMDD partitions left out). Read this instead of merging the
 -- migrations in your head. Nothing runs this file: sql/install.sql installs jq.
 -- `make test` fails when install.sql drifts from it (tests/test_install.py). Regenerate it with
@@ -44,6 +44,28 @@ CREATE TYPE jq.claim_job AS (
 	priority smallint,
 	tkey text
 );
+
+--
+-- Name: _audit(text, jsonb, bigint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) RETURNS void
+    LANGUAGE sql
+    AS $$
+    insert into jq.audit_log (at, role, actor, action, target, rows)
+    values (jq._now(),
+            session_user,
+            left(coalesce(nullif(btrim(current_setting('jq.actor', true)), ''), session_user), 255),
+            p_action,
+            coalesce(p_target, '{}'),
+            greatest(coalesce(p_rows, 0), 0))
+$$;
+
+--
+-- Name: FUNCTION _audit(p_action text, p_target jsonb, p_rows bigint); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) IS 'Records one operator action in jq.audit_log: action, target (filter or ids), rows changed; actor from jq.actor or session_user.';
 
 --
 -- Name: _bounded_error(text); Type: FUNCTION; Schema: jq
@@ -2774,7 +2796,7 @@ $$;
 -- Name: FUNCTION jq_version(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_version() IS 'The installed jq release, e.g. 0.4.0.';
+COMMENT ON FUNCTION jq.jq_version() IS 'The installed jq release, e.g. 0.5.0.';
 
 --
 -- Name: jq_worker_beat(text); Type: FUNCTION; Schema: jq
@@ -2921,6 +2943,43 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.retry_delay(p_attempts integer) IS 'Retry backoff: delay after failed attempt n, about 2^n s with +-25% jitter, between 1 s and 1 h. Replaceable.';
+
+--
+-- Name: audit_log; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.audit_log (
+    id bigint NOT NULL,
+    at timestamp with time zone NOT NULL,
+    role text NOT NULL,
+    actor text NOT NULL,
+    action text NOT NULL,
+    target jsonb DEFAULT '{}'::jsonb NOT NULL,
+    rows bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT audit_log_action_length CHECK (((char_length(action) >= 1) AND (char_length(action) <= 100))),
+    CONSTRAINT audit_log_actor_length CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 255))),
+    CONSTRAINT audit_log_rows_range CHECK ((rows >= 0)),
+    CONSTRAINT audit_log_target_object CHECK ((jsonb_typeof(target) = 'object'::text))
+);
+
+--
+-- Name: TABLE audit_log; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.audit_log IS 'Operator actions: when, which database role, the actor it named (jq.actor), what, on which filter or ids, how many rows. Written by jq._audit().';
+
+--
+-- Name: audit_log_id_seq; Type: SEQUENCE; Schema: jq
+--
+
+ALTER TABLE jq.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME jq.audit_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: dead_jobs; Type: TABLE; Schema: jq
@@ -3312,6 +3371,13 @@ COMMENT ON TABLE jq.workers IS 'Registered workers (jq_worker_register) and thei
 ALTER TABLE ONLY jq.job_history ATTACH PARTITION jq.job_history_default DEFAULT;
 
 --
+-- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.audit_log
+    ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
+
+--
 -- Name: dead_jobs dead_jobs_pkey; Type: CONSTRAINT; Schema: jq
 --
 
@@ -3408,6 +3474,12 @@ ALTER TABLE ONLY jq.timezone_names
 
 ALTER TABLE ONLY jq.workers
     ADD CONSTRAINT workers_pkey PRIMARY KEY (name);
+
+--
+-- Name: audit_log_at_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX audit_log_at_idx ON jq.audit_log USING btree (at, id);
 
 --
 -- Name: dead_jobs_failed_at_idx; Type: INDEX; Schema: jq
@@ -3512,6 +3584,13 @@ CREATE TRIGGER jobs_notify_ready AFTER INSERT ON jq.jobs REFERENCING NEW TABLE A
 GRANT USAGE ON SCHEMA jq TO jq_producer;
 GRANT USAGE ON SCHEMA jq TO jq_worker;
 GRANT USAGE ON SCHEMA jq TO jq_admin;
+
+--
+-- Name: FUNCTION _audit(p_action text, p_target jsonb, p_rows bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) TO jq_admin;
 
 --
 -- Name: FUNCTION _bounded_error(p_error text); Type: ACL; Schema: jq
@@ -4155,6 +4234,12 @@ GRANT ALL ON FUNCTION jq.jq_workers() TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq.retry_delay(p_attempts integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.retry_delay(p_attempts integer) TO jq_admin;
+
+--
+-- Name: TABLE audit_log; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.audit_log TO jq_admin;
 
 --
 -- Name: TABLE dead_jobs; Type: ACL; Schema: jq

@@ -171,7 +171,7 @@ set standard_conforming_strings = on
 as $$
     select r.release from jq.release r
 $$;
-comment on function jq.jq_version() is 'The installed jq release, e.g. 0.4.0.';
+comment on function jq.jq_version() is 'The installed jq release, e.g. 0.5.0.';
 
 -- Every install makes sure today's history partitions exist.
 do $partitions$ begin perform jq._make_history_partitions(now()); end $partitions$;
