@@ -9,6 +9,7 @@ documented.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -37,7 +38,7 @@ from helpers import enqueue_sql
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from pyjq.http import create_app, load_tokens, parse_tokens
-from pyjq.http.auth import TokenConfigError, TokenStore
+from pyjq.http.auth import Principal, TokenConfigError, TokenStore
 from pyjq.http.errors import from_database
 
 TOKENS = {"producer-token-0123456789": "producer", "admin-token-0123456789": "admin"}
@@ -1204,3 +1205,11 @@ def test_schemathesis_finds_no_500_and_no_schema_violation(case, live_app, db: p
         # Whether a cron or a time zone name is valid is jq's to say (422); JSON Schema cannot state it.
         excluded.append(positive_data_acceptance)
     case.call_and_validate(headers=ADMIN, app=live_app, excluded_checks=excluded)
+
+
+def test_a_principal_is_named_by_scope_and_token_fingerprint() -> None:
+    # The audit log's actor: tells tokens apart without revealing them.
+    store = TokenStore({"t1": "producer", "t2": "admin"})
+    fingerprint = hashlib.sha256(b"t2").hexdigest()[:8]
+    assert store.principal_of("t2") == Principal("admin", f"admin:{fingerprint}")
+    assert store.principal_of("t3") is None

@@ -29,7 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from .._calls import admin, expect_row, jobs, policies, registry
 from .._calls import schedules as schedule_calls
-from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_STATEMENT_TIMEOUT
+from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 
 __all__ = ["Database"]
 
@@ -80,10 +80,13 @@ class Database:
             await self._pool.close()
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection]:
+    async def _connection(self, actor: str | None = None) -> AsyncIterator[psycopg.AsyncConnection]:
+        """One transaction on a pooled connection; ``actor`` names who acts in jq.audit_log (jq.actor)."""
         await self.open()
         async with self._pool.connection() as conn, conn.transaction():
             await SET_STATEMENT_TIMEOUT.run_async(conn, statement_timeout_ms=str(self._statement_timeout_ms))
+            if actor is not None:
+                await SET_ACTOR.run_async(conn, actor=actor)
             yield conn
 
     # -- jobs ---------------------------------------------------------------------------
