@@ -28,6 +28,7 @@ begin;
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
+\ir migrations/0008_queue_pause_and_listing.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -42,6 +43,8 @@ begin;
 \ir functions/dead_letters.sql
 \ir functions/maintenance.sql
 \ir functions/schedules.sql
+\ir functions/queue_pause.sql
+\ir functions/operator_jobs.sql
 \ir roles.sql
 \ir record_release.sql
 commit;

@@ -39,6 +39,7 @@ class QueueStats:
     running: int
     oldest_ready_age: timedelta | None  # None when no job is ready
     dead: int
+    paused: bool = False  # the whole queue is paused (jq_queue_pause)
 
 
 DEAD_GROUPS: Many[DeadGroup] = Many(

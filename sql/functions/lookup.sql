@@ -94,8 +94,9 @@ comment on function jq.jq_cancel(uuid) is
     'Cancel a job (job_id) -> cancelled (it was pending or scheduled), running (cancellation requested; cooperative), finished, or not_found.';
 
 -- Per queue: ready depth, scheduled (future run_at, incl. retries waiting),
--- running, age of the oldest ready job, dead count. Workers scale on
--- oldest_ready_age, not on CPU.
+-- running, age of the oldest ready job, dead count, and whether the whole
+-- queue is paused (jq_queue_pause; a paused queue has its row even when it
+-- holds no job). Workers scale on oldest_ready_age, not on CPU.
 create or replace function jq.jq_stats()
 returns table (
     queue            text,
@@ -103,7 +104,8 @@ returns table (
     scheduled        bigint,
     running          bigint,
     oldest_ready_age interval,
-    dead             bigint)
+    dead             bigint,
+    paused           boolean)
 language sql
 stable
 security definer
@@ -122,12 +124,20 @@ as $$
          group by j.queue
     ), buried as (
         select d.queue, count(*) as dead from jq.dead_jobs d group by d.queue
+    ), counted as (
+        select coalesce(l.queue, b.queue) as queue, coalesce(l.ready, 0) as ready,
+               coalesce(l.scheduled, 0) as scheduled, coalesce(l.running, 0) as running,
+               l.oldest_ready_age, coalesce(b.dead, 0) as dead
+          from live l
+          full join buried b on b.queue = l.queue
+    ), paused as (
+        select p.queue from jq.queue_pauses p where p.type is null
     )
-    select coalesce(l.queue, b.queue), coalesce(l.ready, 0), coalesce(l.scheduled, 0),
-           coalesce(l.running, 0), l.oldest_ready_age, coalesce(b.dead, 0)
-      from live l
-      full join buried b on b.queue = l.queue
+    select coalesce(c.queue, p.queue), coalesce(c.ready, 0), coalesce(c.scheduled, 0), coalesce(c.running, 0),
+           c.oldest_ready_age, coalesce(c.dead, 0), p.queue is not null
+      from counted c
+      full join paused p on p.queue = c.queue
      order by 1
 $$;
 comment on function jq.jq_stats() is
-    'Per queue: (queue, ready, scheduled, running, oldest_ready_age, dead).';
+    'Per queue: (queue, ready, scheduled, running, oldest_ready_age, dead, paused: the whole queue is paused).';

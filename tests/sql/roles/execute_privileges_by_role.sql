@@ -42,7 +42,16 @@ select fn, unnest(roles) from (values
     ('jq_key_limit_set',        array['jq_admin']),
     ('jq_key_limit_delete',     array['jq_admin']),
     ('jq_queue_set_fair',       array['jq_admin']),
-    ('jq_tenants',              array['jq_admin'])) v(fn, roles);
+    ('jq_tenants',              array['jq_admin']),
+    ('jq_jobs',                 array['jq_admin']),
+    ('jq_jobs_retry',           array['jq_admin']),
+    ('jq_jobs_cancel',          array['jq_admin']),
+    ('jq_jobs_discard',         array['jq_admin']),
+    ('jq_dead_delete',          array['jq_admin']),
+    ('jq_dead_requeue',         array['jq_admin']),
+    ('jq_queue_pause',          array['jq_admin']),
+    ('jq_queue_resume',         array['jq_admin']),
+    ('jq_queue_pauses',         array['jq_admin'])) v(fn, roles);
 
 select set_eq(
     $$select p.proname::text, r.role
