@@ -28,6 +28,7 @@ begin;
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
+\ir migrations/0009_dead_letters_and_attempts.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -40,6 +41,7 @@ begin;
 \ir functions/finish.sql
 \ir functions/lookup.sql
 \ir functions/dead_letters.sql
+\ir functions/attempts.sql
 \ir functions/maintenance.sql
 \ir functions/schedules.sql
 \ir roles.sql

@@ -46,6 +46,34 @@ CREATE TYPE jq.claim_job AS (
 );
 
 --
+-- Name: _attempt_error(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._attempt_error(p_error text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when char_length(p_error) <= 2000 then p_error
+                else left(p_error, 1000) || E'\n... [cut] ...\n' || right(p_error, 985) end
+$$;
+
+--
+-- Name: _attempt_log_append(jsonb, integer, timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when jsonb_array_length(l.log) <= 10 then l.log
+                else (select jsonb_agg(e.entry order by e.ord)
+                        from jsonb_array_elements(l.log) with ordinality as e(entry, ord)
+                       where e.ord > jsonb_array_length(l.log) - 10) end
+      from (select coalesce(p_log, '[]'::jsonb)
+                   || jsonb_build_array(jsonb_build_object(
+                          'attempt', p_attempt, 'at', p_at, 'worker', p_worker,
+                          'error', jq._attempt_error(p_error))) as log) l
+$$;
+
+--
 -- Name: _audit(text, jsonb, bigint); Type: FUNCTION; Schema: jq
 --
 
@@ -66,6 +94,19 @@ $$;
 --
 
 COMMENT ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) IS 'Records one operator action in jq.audit_log: action, target (filter or ids), rows changed; actor from jq.actor or session_user.';
+
+--
+-- Name: _audited_found(text, jsonb, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+begin
+    perform jq._audit(p_action, p_target, case when p_found then 1 else 0 end);
+    return p_found;
+end
+$$;
 
 --
 -- Name: _bounded_error(text); Type: FUNCTION; Schema: jq
@@ -121,6 +162,21 @@ CREATE FUNCTION jq._check_concurrency_key(p_key text, p_prefix text DEFAULT ''::
     AS $$
 begin
     perform jq._check_text(p_key, 'concurrency_key', 255, true, 'Pass null for no key.', p_prefix);
+end
+$$;
+
+--
+-- Name: _check_error_filter(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_error_filter(p_error text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_error is not null and btrim(p_error) = '' then
+        raise exception 'error filter is blank' using errcode = '22023',
+            hint = 'Pass a fingerprint, a raw message or a part of one; null for every error.';
+    end if;
 end
 $$;
 
@@ -880,6 +936,34 @@ CREATE FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours int
 $$;
 
 --
+-- Name: _dead_groups_matching(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE sql STABLE
+    AS $$
+    select g.type, g.error, g.count, g.first_failed_at, g.last_failed_at, s.sample_error
+      from (select d.type, d.error_fingerprint as error, count(*) as count,
+                   min(d.failed_at) as first_failed_at, max(d.failed_at) as last_failed_at
+              from jq.dead_jobs d
+             where (p_since is null or d.failed_at >= p_since)
+               and (p_type is null or d.type = p_type)
+             group by d.type, d.error_fingerprint) g
+     cross join lateral (
+        select d.last_error as sample_error
+          from jq.dead_jobs d
+         where d.type = g.type and d.error_fingerprint = g.error
+           and (p_since is null or d.failed_at >= p_since)
+         order by d.failed_at desc
+         limit 1) s
+     where p_error is null
+        or g.error = p_error
+        or g.error = jq.error_fingerprint(p_error)
+        or strpos(lower(g.error), lower(p_error)) > 0
+        or strpos(lower(split_part(s.sample_error, E'\n', 1)), lower(p_error)) > 0
+$$;
+
+--
 -- Name: _drop_history_partitions(timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -1239,6 +1323,33 @@ CREATE FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) RETURNS b
 $_$;
 
 --
+-- Name: _purge_past_retention(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) RETURNS record
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_settings jq.settings;
+begin
+    select * into v_settings from jq.settings;
+    delete from jq.dead_jobs d
+     where d.id in (select x.id from jq.dead_jobs x
+                     where x.failed_at < p_now - v_settings.dead_retention
+                     order by x.failed_at
+                     limit 10000
+                       for update skip locked);
+    get diagnostics dead_purged = row_count;
+    delete from jq.audit_log a
+     where a.id in (select x.id from jq.audit_log x
+                     where x.at < p_now - v_settings.audit_retention
+                     order by x.at
+                     limit 10000);
+    get diagnostics audit_purged = row_count;
+end
+$$;
+
+--
 -- Name: _raise_bad_argument(text, text, text); Type: FUNCTION; Schema: jq
 --
 
@@ -1354,10 +1465,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned)
+                                      created_at, failed_at, orphaned, attempt_log)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned
+                   g.created_at, p_now, g.orphaned, g.attempt_log
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -1377,9 +1488,11 @@ begin
             returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned)
+                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
+                                        attempt_log)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
-                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
+                   g.attempt_log
               from gone g
             returning id, queue, idempotency_key
         ), keys as (
@@ -1544,6 +1657,39 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.error_fingerprint(p_error text) IS 'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
+
+--
+-- Name: jq_audit_log(timestamp with time zone, text, text, integer, bigint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_audit_log(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_action text DEFAULT NULL::text, p_actor text DEFAULT NULL::text, p_limit integer DEFAULT 100, p_before_id bigint DEFAULT NULL::bigint) RETURNS TABLE(id bigint, at timestamp with time zone, role text, actor text, action text, target jsonb, rows bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_not_null(p_limit, 'limit', 'Pass a page size between 1 and 1000 (default 100).');
+    if p_limit not between 1 and 1000 then
+        raise exception 'limit % is out of range', p_limit
+            using errcode = '22023', hint = 'Pass a page size between 1 and 1000 (default 100).';
+    end if;
+    return query
+    select a.id, a.at, a.role, a.actor, a.action, a.target, a.rows
+      from jq.audit_log a
+     where (p_before_id is null or a.id < p_before_id)
+       and (p_since is null or a.at >= p_since)
+       and (p_action is null or a.action = p_action)
+       and (p_actor is null or a.actor = p_actor)
+     order by a.id desc
+     limit p_limit;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) IS 'The operator audit log (since, action, actor, limit 1..1000 default 100, before_id) -> (id, at, role, actor, action, target, rows), newest first; the next page passes the last id as before_id.';
 
 --
 -- Name: jq_cancel(uuid); Type: FUNCTION; Schema: jq
@@ -1720,28 +1866,28 @@ $$;
 COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) IS 'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
 
 --
--- Name: jq_dead_groups(timestamp with time zone, text); Type: FUNCTION; Schema: jq
+-- Name: jq_dead_groups(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
-    LANGUAGE sql STABLE SECURITY DEFINER
+CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text, p_error text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
-    select d.type, d.error_fingerprint, count(*), min(d.failed_at), max(d.failed_at),
-           (array_agg(d.last_error order by d.failed_at desc))[1]
-      from jq.dead_jobs d
-     where (p_since is null or d.failed_at >= p_since)
-       and (p_type is null or d.type = p_type)
-     group by d.type, d.error_fingerprint
-     order by count(*) desc, d.type, d.error_fingerprint
+begin
+    perform jq._check_error_filter(p_error);
+    return query
+    select g.type, g.error, g.count, g.first_failed_at, g.last_failed_at, g.sample_error
+      from jq._dead_groups_matching(p_since, p_type, p_error) g
+     order by g.count desc, g.type, g.error;
+end
 $$;
 
 --
--- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) IS 'Dead jobs grouped (since, type) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first.';
+COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) IS 'Dead jobs grouped (since, type, error) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first. error selects a group when it is the fingerprint, a raw message of the group (same fingerprint), or a case-insensitive substring of the fingerprint or of the sample error''s first line.';
 
 --
 -- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text); Type: FUNCTION; Schema: jq
@@ -1902,6 +2048,14 @@ begin
         return;
     end if;
 
+    -- This attempt joins the job's attempt log (jq_job_attempts): in the
+    -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
+    -- statement (once in its life), and jq._retire_jobs carries it along.
+    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
+    if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+    end if;
+
     if v_job.cancel_requested then
         perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
         return query select 'cancelled'::text, null::timestamptz;
@@ -1913,7 +2067,8 @@ begin
         v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
-               run_at = v_next, deferred = v_next > v_now, last_error = v_error
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error,
+               attempt_log = v_job.attempt_log
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;
@@ -1967,6 +2122,52 @@ $$;
 COMMENT ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) IS 'Extend leases this worker holds (job_ids, worker, lease) -> (job_id, state ok|lost|cancel_requested) per job.';
 
 --
+-- Name: jq_job_attempts(uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_job_attempts(p_job_id uuid) RETURNS TABLE(attempt integer, failed_at timestamp with time zone, worker text, error text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_not_null(p_job_id, 'job_id');
+    return query
+    with found as (
+        select s.log, s.last_error, s.attempts, s.failed_at
+          from (select 1 as place, j.attempt_log as log, j.last_error, j.attempts::integer as attempts,
+                       null::timestamptz as failed_at
+                  from jq.jobs j where j.id = p_job_id
+                union all
+                select 2, d.attempt_log, d.last_error, d.attempts::integer, d.failed_at
+                  from jq.dead_jobs d where d.id = p_job_id
+                union all
+                select 3, h.attempt_log, h.last_error, h.attempts::integer, null
+                  from jq.job_history h where h.id = p_job_id) s
+         order by s.place
+         limit 1
+    )
+    select a.attempt, a.failed_at, a.worker, a.error
+      from (select (e.entry ->> 'attempt')::integer as attempt, (e.entry ->> 'at')::timestamptz as failed_at,
+                   e.entry ->> 'worker' as worker, e.entry ->> 'error' as error, e.ord
+              from found f
+             cross join lateral jsonb_array_elements(f.log) with ordinality as e(entry, ord)
+             where f.log is not null
+            union all
+            select f.attempts, f.failed_at, null, f.last_error, 0
+              from found f
+             where f.log is null and f.last_error is not null) a
+     order by a.ord;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept; a job from before 0.5.0 shows its last_error as its last attempt.';
+
+--
 -- Name: jq_key_limit_delete(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1981,7 +2182,7 @@ begin
     perform jq._check_not_null(p_type, 'type');
     delete from jq.key_limits k where k.type = p_type;
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('key_limit_delete', jsonb_build_object('type', p_type), v_found);
 end
 $$;
 
@@ -2013,6 +2214,7 @@ begin
     on conflict on constraint key_limits_pkey do update
        set max_running = excluded.max_running, updated_at = excluded.updated_at
     returning k.type, k.max_running;
+    perform jq._audit('key_limit_set', jsonb_build_object('type', p_type, 'max_running', p_max_running), 1);
 end
 $$;
 
@@ -2041,6 +2243,7 @@ declare
     v_rescued integer;
     v_workers integer;
     v_queue   text;
+    v_expired record;  -- dead jobs and audit rows past retention
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
         return jsonb_build_object('skipped', true);
@@ -2094,6 +2297,8 @@ begin
         v_reaped := v_reaped + jq._reap_expired(v_queue, v_now);
     end loop;
 
+    select * into v_expired from jq._purge_past_retention(v_now);
+
     return jsonb_build_object(
         'skipped', false,
         'partitions_created', v_created,
@@ -2102,7 +2307,9 @@ begin
         'leases_reaped', v_reaped,
         'lanes_purged', v_lanes,
         'jobs_rescued', v_rescued,
-        'workers_purged', v_workers);
+        'workers_purged', v_workers,
+        'dead_purged', v_expired.dead_purged,
+        'audit_purged', v_expired.audit_purged);
 end
 $$;
 
@@ -2110,7 +2317,7 @@ $$;
 -- Name: FUNCTION jq_maintain(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour. -> jsonb summary.';
+COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour, delete dead jobs past dead_retention and audit rows past audit_retention (10,000 each per call). -> jsonb summary.';
 
 --
 -- Name: jq_queue_set_fair(text, boolean); Type: FUNCTION; Schema: jq
@@ -2127,6 +2334,7 @@ begin
     insert into jq.queue_settings as s (queue, fair, updated_at) values (p_queue, p_fair, now())
     on conflict on constraint queue_settings_pkey do update
        set fair = excluded.fair, updated_at = excluded.updated_at;
+    perform jq._audit('queue_set_fair', jsonb_build_object('queue', p_queue, 'fair', p_fair), 1);
     return p_fair;
 end
 $$;
@@ -2195,42 +2403,51 @@ CREATE FUNCTION jq.jq_retry_dead(p_type text DEFAULT NULL::text, p_error text DE
     SET standard_conforming_strings TO 'on'
     AS $$
 declare
-    v_now         timestamptz := jq._now();
-    v_fingerprint text := jq.error_fingerprint(p_error);
-    v_ids         uuid[];
-    v_count       integer;
+    v_now    timestamptz := jq._now();
+    v_types  text[];
+    v_errors text[];
+    v_ids    uuid[];
+    v_count  integer := 0;
 begin
     if p_limit is not null and p_limit < 1 then
         raise exception 'limit % is out of range', p_limit
             using errcode = '22023', hint = 'Pass a positive limit, or null for every matching job.';
     end if;
+    perform jq._check_error_filter(p_error);
+    select array_agg(g.type), array_agg(g.error) into v_types, v_errors
+      from jq._dead_groups_matching(p_since, p_type, p_error) g;
     -- Collect the ids first and move them with id = any(...): a join against
     -- the chosen rows would be planned from jq.dead_jobs' statistics, which
     -- are often far off (the table swings between empty and tens of
-    -- thousands), and a nested loop over 20,000 rows took minutes.
-    select array_agg(c.id) into v_ids
-      from (select d.id
-              from jq.dead_jobs d
-             where (p_type is null or d.type = p_type)
-               and (p_error is null or d.error_fingerprint = v_fingerprint)
-               and (p_since is null or d.failed_at >= p_since)
-             order by d.failed_at
-             limit p_limit
-               for update skip locked) c;
-    if v_ids is null then
-        return 0;
+    -- thousands), and a nested loop over 20,000 rows took minutes. Here the
+    -- few matched groups drive probes of dead_jobs_group_idx.
+    if v_types is not null then
+        select array_agg(c.id) into v_ids
+          from (select d.id
+                  from unnest(v_types, v_errors) as g(type, error)
+                  join jq.dead_jobs d on d.type = g.type and d.error_fingerprint = g.error
+                 where (p_since is null or d.failed_at >= p_since)
+                 order by d.failed_at
+                 limit p_limit
+                   for update of d skip locked) c;
     end if;
-    with moved as (
-        delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
-    ), requeued as (
-        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                             idempotency_key, tenant, concurrency_key, last_error, created_at)
-        select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
-          from moved m
-        returning 1
-    )
-    select count(*) into v_count from requeued;
+    if v_ids is not null then
+        with moved as (
+            delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
+        ), requeued as (
+            insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
+                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log)
+            select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
+                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log
+              from moved m
+            returning 1
+        )
+        select count(*) into v_count from requeued;
+    end if;
+    perform jq._audit('retry_dead',
+                      jsonb_strip_nulls(jsonb_build_object('type', p_type, 'error', p_error,
+                                                           'since', p_since, 'limit', p_limit)),
+                      v_count);
     return v_count;
 end
 $$;
@@ -2239,7 +2456,7 @@ $$;
 -- Name: FUNCTION jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit); error is a fingerprint or a raw message of the group; attempts reset; returns the number requeued.';
+COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit) of the groups jq_dead_groups(since, type, error) lists; attempts reset; audited; returns the number requeued, 0 when nothing matched.';
 
 --
 -- Name: jq_schedule_delete(text); Type: FUNCTION; Schema: jq
@@ -2253,7 +2470,7 @@ CREATE FUNCTION jq.jq_schedule_delete(p_name text) RETURNS boolean
 begin
     perform jq._check_schedule_name(p_name);
     delete from jq.schedules s where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_delete', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2278,7 +2495,7 @@ begin
        set enabled = false,
            updated_at = case when s.enabled then jq._now() else s.updated_at end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_pause', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2329,6 +2546,7 @@ begin
                    queue = p_queue, priority = p_priority, jitter_seconds = p_jitter_seconds,
                    max_attempts = p_max_attempts, missed = p_missed, next_run_at = v_next, updated_at = v_now
              where s.name = p_name;
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, false, v_next;
             return;
         end if;
@@ -2338,6 +2556,7 @@ begin
                 p_max_attempts, p_missed, p_next_run_at, v_now, v_now)
         on conflict do nothing;
         if found then
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, true, p_next_run_at;
             return;
         end if;
@@ -2368,7 +2587,7 @@ begin
            next_run_at = case when s.enabled then s.next_run_at end,
            updated_at = case when s.enabled then s.updated_at else jq._now() end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_resume', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2704,7 +2923,7 @@ begin
     perform jq._check_text(p_tenant, 'tenant', null, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
     delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('tenant_policy_delete', jsonb_build_object('queue', p_queue, 'tenant', p_tenant), v_found);
 end
 $$;
 
@@ -2742,6 +2961,7 @@ begin
     on conflict on constraint tenant_policies_pkey do update
        set weight = excluded.weight, max_running = excluded.max_running, updated_at = excluded.updated_at
     returning t.queue, nullif(t.tenant, ''), t.weight, t.max_running;
+    perform jq._audit('tenant_policy_set', jsonb_build_object('queue', p_queue, 'tenant', p_tenant, 'weight', p_weight, 'max_running', p_max_running), 1);
 end
 $$;
 
@@ -3002,6 +3222,7 @@ CREATE TABLE jq.dead_jobs (
     failed_at timestamp with time zone NOT NULL,
     concurrency_key text,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
@@ -3072,6 +3293,7 @@ CREATE TABLE jq.job_history (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
 PARTITION BY RANGE (finished_at);
@@ -3100,6 +3322,7 @@ CREATE TABLE jq.job_history_default (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
 
@@ -3127,6 +3350,7 @@ CREATE TABLE jq.jobs (
     concurrency_key text,
     deferred boolean DEFAULT false NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -3285,6 +3509,10 @@ CREATE TABLE jq.settings (
     max_payload_depth integer DEFAULT 64 NOT NULL,
     max_error_length integer DEFAULT 8000 NOT NULL,
     worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
+    dead_retention interval DEFAULT '30 days'::interval NOT NULL,
+    audit_retention interval DEFAULT '90 days'::interval,
+    CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
+    CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
     CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
     CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
@@ -3300,7 +3528,7 @@ CREATE TABLE jq.settings (
 -- Name: TABLE settings; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), how long a silent worker is gone after, dead-job and audit retention, and whether the test clock (jq.now) is honoured.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -3586,11 +3814,32 @@ GRANT USAGE ON SCHEMA jq TO jq_worker;
 GRANT USAGE ON SCHEMA jq TO jq_admin;
 
 --
+-- Name: FUNCTION _attempt_error(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._attempt_error(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._attempt_error(p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION _attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _audit(p_action text, p_target jsonb, p_rows bigint); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) TO jq_admin;
+
+--
+-- Name: FUNCTION _audited_found(p_action text, p_target jsonb, p_found boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _bounded_error(p_error text); Type: ACL; Schema: jq
@@ -3619,6 +3868,13 @@ GRANT ALL ON FUNCTION jq._check_batch_payloads(p_jobs jsonb) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_error_filter(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_error_filter(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_error_filter(p_error text) TO jq_admin;
 
 --
 -- Name: FUNCTION _check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text); Type: ACL; Schema: jq
@@ -3796,6 +4052,13 @@ REVOKE ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT ho
 GRANT ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) TO jq_admin;
 
 --
+-- Name: FUNCTION _dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _drop_history_partitions(p_now timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -3894,6 +4157,13 @@ REVOKE ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) FR
 GRANT ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) TO jq_admin;
+
+--
 -- Name: FUNCTION _raise_bad_argument(p_message text, p_sqlstate text, p_hint text); Type: ACL; Schema: jq
 --
 
@@ -3978,6 +4248,13 @@ REVOKE ALL ON FUNCTION jq.error_fingerprint(p_error text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.error_fingerprint(p_error text) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) TO jq_admin;
+
+--
 -- Name: FUNCTION jq_cancel(p_job_id uuid); Type: ACL; Schema: jq
 --
 
@@ -4002,11 +4279,11 @@ GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_work
 GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_admin;
 
 --
--- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: ACL; Schema: jq
@@ -4039,6 +4316,14 @@ GRANT ALL ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_r
 REVOKE ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_key_limit_delete(p_type text); Type: ACL; Schema: jq
@@ -4360,6 +4645,18 @@ GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
 --
 
 GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.dead_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(dead_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.audit_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(audit_retention) ON TABLE jq.settings TO jq_admin;
 
 --
 -- Name: TABLE tenant_policies; Type: ACL; Schema: jq
