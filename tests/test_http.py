@@ -859,6 +859,8 @@ ADMIN_ROUTES = [
     ("DELETE", "/tenant-policies/default/acme"),
     ("PUT", "/key-limits/sync_account"),
     ("DELETE", "/key-limits/sync_account"),
+    ("GET", "/audit"),
+    ("GET", f"/jobs/{uuid4()}/attempts"),
 ]
 ALL_ROUTES = PRODUCER_ROUTES + ADMIN_ROUTES + [("GET", "/openapi.json")]
 
@@ -1040,6 +1042,8 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
         ("DELETE", "/tenant-policies/{queue}/{tenant}"),
         ("PUT", "/key-limits/{type}"),
         ("DELETE", "/key-limits/{type}"),
+        ("GET", "/audit"),
+        ("GET", "/jobs/{id}/attempts"),
     }
     error_ref = "#/components/schemas/ErrorResponse"
     for key, op in operations.items():
