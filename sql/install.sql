@@ -29,6 +29,7 @@ begin;
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
 \ir migrations/0008_queue_pause_and_listing.sql
+\ir migrations/0009_dead_letters_and_attempts.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -41,6 +42,7 @@ begin;
 \ir functions/finish.sql
 \ir functions/lookup.sql
 \ir functions/dead_letters.sql
+\ir functions/attempts.sql
 \ir functions/maintenance.sql
 \ir functions/schedules.sql
 \ir functions/queue_pause.sql

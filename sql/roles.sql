@@ -59,6 +59,8 @@ grant execute on function
     jq.jq_schedules_due(integer),
     jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[])
 to jq_worker;
+-- A worker's handler may read its job's earlier attempts; producers see only last_error (jq_status).
+grant execute on function jq.jq_job_attempts(uuid) to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;
 grant select on all tables in schema jq to jq_admin;
@@ -67,3 +69,4 @@ revoke update on jq.settings from jq_admin;
 grant update (idempotency_window, history_retention, history_premake_days, default_max_attempts,
               max_payload_bytes, max_payload_depth, max_error_length)
     on jq.settings to jq_admin;
+grant update (dead_retention, audit_retention) on jq.settings to jq_admin;

@@ -25,7 +25,8 @@ $$;
 comment on function jq.jq_complete(uuid[], text) is
     'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
 
--- Records a failed attempt. Returns (status, next_attempt_at):
+-- Records a failed attempt (also in the job's attempt log, the last 10 kept).
+-- Returns (status, next_attempt_at):
 --   failed_retrying  back to pending at now + retry_in, or jq.retry_delay(attempts)
 --   dead             moved to jq.dead_jobs: attempts used up, or p_discard
 --   cancelled        its cancellation had been requested
@@ -66,6 +67,14 @@ begin
         return;
     end if;
 
+    -- This attempt joins the job's attempt log (jq_job_attempts): in the
+    -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
+    -- statement (once in its life), and jq._retire_jobs carries it along.
+    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
+    if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+    end if;
+
     if v_job.cancel_requested then
         perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
         return query select 'cancelled'::text, null::timestamptz;
@@ -77,7 +86,8 @@ begin
         v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
-               run_at = v_next, deferred = v_next > v_now, last_error = v_error
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error,
+               attempt_log = v_job.attempt_log
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;

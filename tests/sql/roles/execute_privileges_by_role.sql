@@ -51,7 +51,9 @@ select fn, unnest(roles) from (values
     ('jq_dead_requeue',         array['jq_admin']),
     ('jq_queue_pause',          array['jq_admin']),
     ('jq_queue_resume',         array['jq_admin']),
-    ('jq_queue_pauses',         array['jq_admin'])) v(fn, roles);
+    ('jq_queue_pauses',         array['jq_admin']),
+    ('jq_audit_log',            array['jq_admin']),
+    ('jq_job_attempts',         array['jq_worker', 'jq_admin'])) v(fn, roles);
 
 select set_eq(
     $$select p.proname::text, r.role
