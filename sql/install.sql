@@ -28,9 +28,11 @@ begin;
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
+\ir migrations/0010_job_results.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
+\ir functions/limits.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
 \ir functions/workers.sql
