@@ -15,9 +15,10 @@ Return values travel with the successes (jq_complete's ``p_results``). A value
 over ``jq.settings.max_result_bytes`` would make jq_complete refuse the whole
 batch, so it is written as a failed attempt instead (jq_fail: the job
 retries). The bound is read (``jq_limits``) with the first batch that holds a
-value, and again after the connection was lost or jq_complete refused a value
-anyway (an admin lowered the bound, or PostgreSQL prints a number longer than
-Python did): that one success is then written as a failure with jq's message.
+value, again before a value is refused (an admin may have raised it), and
+after the connection was lost or jq_complete refused a value anyway (an admin
+lowered the bound, or PostgreSQL prints a number longer than Python did):
+that one success is then written as a failure with jq's message.
 """
 
 from __future__ import annotations
@@ -161,18 +162,23 @@ class Completer:
         return [(r, *outcome.get(r.run.job.id, ("lease_lost", None))) for r in batch]
 
     async def _within_bound(self, conn: psycopg.AsyncConnection, batch: list[Result]) -> list[Result]:
-        """The batch with every value over max_result_bytes made a failed attempt (reading
-        the bound first when it is not known yet)."""
-        if not any(r.value is not None for r in batch):
+        """The batch with every value over max_result_bytes made a failed attempt. The bound
+        is read when it is not known, and read again before a value is refused by a bound
+        read earlier (an admin may have raised it)."""
+        largest = max((r.value_bytes for r in batch if r.value is not None), default=None)
+        if largest is None:
             return batch
-        if self._max_result_bytes is None:
-            self._state.stats["round_trips"] += 1
-            self._state.stats["limits"] += 1
-            limits = await LIMITS.run_async(conn)
-            assert limits is not None  # jq_limits answers one row
-            self._max_result_bytes = limits.max_result_bytes
         limit = self._max_result_bytes
+        if limit is None or largest > limit:
+            limit = self._max_result_bytes = await self._read_bound(conn)
         return [_failed(r, returned.too_large(r.value_bytes, limit)) if r.value_bytes > limit else r for r in batch]
+
+    async def _read_bound(self, conn: psycopg.AsyncConnection) -> int:
+        self._state.stats["round_trips"] += 1
+        self._state.stats["limits"] += 1
+        limits = await LIMITS.run_async(conn)
+        assert limits is not None  # jq_limits answers one row
+        return limits.max_result_bytes
 
     def _without_value(self, result: Result, refusal: Exception) -> Result | None:
         """A success whose value jq_complete refused (54000), as a failed attempt with jq's
