@@ -30,9 +30,11 @@ begin;
 \ir migrations/0007_audit_log.sql
 \ir migrations/0008_queue_pause_and_listing.sql
 \ir migrations/0009_dead_letters_and_attempts.sql
+\ir migrations/0010_job_results.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
+\ir functions/limits.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
 \ir functions/workers.sql

@@ -308,6 +308,41 @@ end
 $$;
 
 --
+-- Name: _check_results(uuid[], jsonb[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_results(p_job_ids uuid[], p_results jsonb[]) RETURNS void
+    LANGUAGE plpgsql STABLE
+    AS $$
+declare
+    v_job   uuid;
+    v_bytes integer;
+    v_limit integer;
+begin
+    if p_results is null then
+        return;
+    end if;
+    if cardinality(p_results) <> cardinality(p_job_ids) then
+        perform jq._raise_bad_argument(
+            format('results has %s elements and job_ids %s: results[i] is the result of job_ids[i]',
+                   cardinality(p_results), cardinality(p_job_ids)),
+            '22023', 'Pass one result per job id (null for none), or null for no results at all.');
+    end if;
+    select i.id, octet_length(i.result::text), s.max_result_bytes into v_job, v_bytes, v_limit
+      from unnest(p_job_ids, p_results) with ordinality as i(id, result, ord), jq.settings s
+     where i.result is not null and octet_length(i.result::text) > s.max_result_bytes
+     order by i.ord
+     limit 1;
+    if v_job is not null then
+        raise exception 'result of job % is % bytes; the limit is % bytes (jq.settings.max_result_bytes)',
+                        v_job, v_bytes, v_limit
+            using errcode = '54000',
+                  hint = 'Store large results elsewhere and return a reference; an admin may raise jq.settings.max_result_bytes.';
+    end if;
+end
+$$;
+
+--
 -- Name: _check_schedule_name(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1654,10 +1689,10 @@ CREATE FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now tim
 $$;
 
 --
--- Name: _retire_jobs(uuid[], text, text, timestamp with time zone, text); Type: FUNCTION; Schema: jq
+-- Name: _retire_jobs(uuid[], text, text, timestamp with time zone, text, jsonb[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text DEFAULT NULL::text) RETURNS SETOF uuid
+CREATE FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text DEFAULT NULL::text, p_results jsonb[] DEFAULT NULL::jsonb[]) RETURNS SETOF uuid
     LANGUAGE plpgsql
     AS $$
 begin
@@ -1693,10 +1728,17 @@ begin
             returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned)
+                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
+                                        result)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
-                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
+                   r.result
               from gone g
+              -- The first result given for each id; no unnest at all without results.
+              left join (select distinct on (i.id) i.id, i.result
+                           from unnest(p_ids, p_results) with ordinality as i(id, result, ord)
+                          where p_results is not null and i.result is not null
+                          order by i.id, i.ord) r on r.id = g.id
             returning id, queue, idempotency_key
         ), keys as (
             update jq.idempotency_keys k
@@ -2049,10 +2091,10 @@ $$;
 COMMENT ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) IS 'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Hands back jobs of workers gone silent and expired leases first (dead-lettering a job that used up its attempts alone in its worker); suspects (orphaned twice) are claimed alone, by a worker holding nothing.';
 
 --
--- Name: jq_complete(uuid[], text); Type: FUNCTION; Schema: jq
+-- Name: jq_complete(uuid[], text, jsonb[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) RETURNS SETOF uuid
+CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[] DEFAULT NULL::jsonb[]) RETURNS SETOF uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -2062,15 +2104,16 @@ declare
 begin
     perform jq._check_worker(p_worker);
     perform jq._check_not_null(p_job_ids, 'job_ids');
-    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker);
+    perform jq._check_results(p_job_ids, p_results);
+    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker, p_results);
 end
 $$;
 
 --
--- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) IS 'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
+COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) IS 'Complete jobs this worker holds (job_ids, worker, results parallel to job_ids or null): delete from jq.jobs, append to history as succeeded with each result; returns the ids completed. Jobs whose lease was lost are left alone; a result over settings.max_result_bytes refuses the call (54000).';
 
 --
 -- Name: jq_dead_delete(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
@@ -2594,6 +2637,24 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) IS 'Let up to max_running jobs of a type that share one concurrency_key run at once (default 1): (type, max_running) -> the row.';
+
+--
+-- Name: jq_limits(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_limits() RETURNS TABLE(max_payload_bytes integer, max_payload_depth integer, max_error_length integer, max_result_bytes integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+    select s.max_payload_bytes, s.max_payload_depth, s.max_error_length, s.max_result_bytes from jq.settings s
+$$;
+
+--
+-- Name: FUNCTION jq_limits(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_limits() IS 'The bounds in jq.settings now -> (max_payload_bytes, max_payload_depth, max_error_length, max_result_bytes): payload size and nesting refused over the limit, error text cut, results refused over the limit (bytes of their JSON text).';
 
 --
 -- Name: jq_maintain(); Type: FUNCTION; Schema: jq
@@ -3287,14 +3348,14 @@ COMMENT ON FUNCTION jq.jq_stats() IS 'Per queue: (queue, ready, scheduled, runni
 -- Name: jq_status(uuid); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean)
+CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean, result jsonb)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
     select found.job_id, found.type, found.queue, found.status, found.attempts, found.max_attempts,
            found.run_at, found.next_attempt_at, found.last_error, found.created_at, found.finished_at,
-           found.tenant, found.priority, found.cancel_requested
+           found.tenant, found.priority, found.cancel_requested, found.result
       from (
         select j.id as job_id, j.type, j.queue,
                case when j.status = 'processing' then 'running'
@@ -3304,17 +3365,17 @@ CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text
                j.attempts, j.max_attempts, j.run_at,
                case when j.status = 'pending' and j.attempts > 0 then j.run_at end as next_attempt_at,
                j.last_error, j.created_at, null::timestamptz as finished_at,
-               j.tenant, j.priority, j.cancel_requested, 1 as source
+               j.tenant, j.priority, j.cancel_requested, null::jsonb as result, 1 as source
           from jq.jobs j
          where j.id = p_job_id
         union all
         select d.id, d.type, d.queue, 'dead', d.attempts, d.max_attempts, d.run_at, null,
-               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, 2
+               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, null, 2
           from jq.dead_jobs d
          where d.id = p_job_id
         union all
         select h.id, h.type, h.queue, h.status, h.attempts, h.max_attempts, h.run_at, null,
-               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, 3
+               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, h.result, 3
           from jq.job_history h
          where h.id = p_job_id
       ) found
@@ -3326,7 +3387,7 @@ $$;
 -- Name: FUNCTION jq_status(p_job_id uuid); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested); no row if unknown.';
+COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested, result); no row if unknown.';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -3733,6 +3794,7 @@ CREATE TABLE jq.job_history (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    result jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
 PARTITION BY RANGE (finished_at);
@@ -3742,6 +3804,12 @@ PARTITION BY RANGE (finished_at);
 --
 
 COMMENT ON TABLE jq.job_history IS 'Append-only record of finished jobs, one partition per UTC day, rotated by jq_maintain.';
+
+--
+-- Name: COLUMN job_history.result; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.job_history.result IS 'What the handler returned (jq_complete''s p_results), null when it returned nothing.';
 
 --
 -- Name: job_history_default; Type: TABLE; Schema: jq
@@ -3761,6 +3829,7 @@ CREATE TABLE jq.job_history_default (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    result jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
 
@@ -3966,6 +4035,7 @@ CREATE TABLE jq.settings (
     max_payload_depth integer DEFAULT 64 NOT NULL,
     max_error_length integer DEFAULT 8000 NOT NULL,
     worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
+    max_result_bytes integer DEFAULT 65536 NOT NULL,
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
     CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
     CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
@@ -3973,6 +4043,7 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_max_error_length_range CHECK (((max_error_length >= 256) AND (max_error_length <= 1048576))),
     CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
     CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
+    CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
     CONSTRAINT settings_singleton CHECK (singleton),
     CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
 );
@@ -3981,7 +4052,7 @@ CREATE TABLE jq.settings (
 -- Name: TABLE settings; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length, result bytes), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -4401,6 +4472,13 @@ REVOKE ALL ON FUNCTION jq._check_queue(p_queue text, p_prefix text, p_wildcard b
 GRANT ALL ON FUNCTION jq._check_queue(p_queue text, p_prefix text, p_wildcard boolean) TO jq_admin;
 
 --
+-- Name: FUNCTION _check_results(p_job_ids uuid[], p_results jsonb[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_results(p_job_ids uuid[], p_results jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_results(p_job_ids uuid[], p_results jsonb[]) TO jq_admin;
+
+--
 -- Name: FUNCTION _check_schedule_name(p_name text); Type: ACL; Schema: jq
 --
 
@@ -4723,11 +4801,11 @@ REVOKE ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_
 GRANT ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone) TO jq_admin;
 
 --
--- Name: FUNCTION _retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text); Type: ACL; Schema: jq
+-- Name: FUNCTION _retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _schedule_key(p_name text, p_slot timestamp with time zone); Type: ACL; Schema: jq
@@ -4795,12 +4873,12 @@ GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, 
 GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) TO jq_admin;
 
 --
--- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_worker;
-GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
@@ -4896,6 +4974,15 @@ GRANT ALL ON FUNCTION jq.jq_key_limit_delete(p_type text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_limits(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_limits() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_limits() TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_limits() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_limits() TO jq_admin;
 
 --
 -- Name: FUNCTION jq_maintain(); Type: ACL; Schema: jq
@@ -5230,6 +5317,12 @@ GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
 --
 
 GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.max_result_bytes; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(max_result_bytes) ON TABLE jq.settings TO jq_admin;
 
 --
 -- Name: TABLE tenant_policies; Type: ACL; Schema: jq

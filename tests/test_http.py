@@ -343,6 +343,7 @@ def test_status_shape_and_failed_retrying_example(client: TestClient, db: psycop
         "lastError",
         "createdAt",
         "finishedAt",
+        "result",
     }
     assert body["status"] == "failed_retrying"
     assert body["attempts"] == 3

@@ -3,9 +3,13 @@
 -- was reaped or taken by another worker is left alone and reported as such.
 
 -- Deletes finished jobs from jq.jobs and records them in jq.job_history, by
--- the retire path every finisher takes (jq._retire_jobs). Returns the ids it
+-- the retire path every finisher takes (jq._retire_jobs), with what each
+-- handler returned: p_results[i] is job p_job_ids[i]'s result (a null
+-- element or a null array: none). A result over settings.max_result_bytes
+-- refuses the whole call (54000, nothing changed): workers check the bound
+-- first (jq_limits) and fail that attempt instead. Returns the ids it
 -- completed.
-create or replace function jq.jq_complete(p_job_ids uuid[], p_worker text)
+create or replace function jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[] default null)
 returns setof uuid
 language plpgsql
 volatile
@@ -19,11 +23,12 @@ declare
 begin
     perform jq._check_worker(p_worker);
     perform jq._check_not_null(p_job_ids, 'job_ids');
-    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker);
+    perform jq._check_results(p_job_ids, p_results);
+    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker, p_results);
 end
 $$;
-comment on function jq.jq_complete(uuid[], text) is
-    'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
+comment on function jq.jq_complete(uuid[], text, jsonb[]) is
+    'Complete jobs this worker holds (job_ids, worker, results parallel to job_ids or null): delete from jq.jobs, append to history as succeeded with each result; returns the ids completed. Jobs whose lease was lost are left alone; a result over settings.max_result_bytes refuses the call (54000).';
 
 -- Records a failed attempt (also in the job's attempt log, the last 10 kept).
 -- Returns (status, next_attempt_at):

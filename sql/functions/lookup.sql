@@ -3,7 +3,9 @@
 
 -- One job wherever it is: jq.jobs, jq.dead_jobs or jq.job_history. Status is
 -- the external vocabulary: scheduled, queued, running, failed_retrying,
--- succeeded, cancelled, dead. No row for an unknown id.
+-- succeeded, cancelled, dead. result: what the handler returned, for a
+-- succeeded job (null otherwise, or when it returned nothing). No row for an
+-- unknown id.
 create or replace function jq.jq_status(p_job_id uuid)
 returns table (
     job_id           uuid,
@@ -19,7 +21,8 @@ returns table (
     finished_at      timestamptz,
     tenant           text,
     priority         smallint,
-    cancel_requested boolean)
+    cancel_requested boolean,
+    result           jsonb)
 language sql
 stable
 security definer
@@ -29,7 +32,7 @@ set standard_conforming_strings = on
 as $$
     select found.job_id, found.type, found.queue, found.status, found.attempts, found.max_attempts,
            found.run_at, found.next_attempt_at, found.last_error, found.created_at, found.finished_at,
-           found.tenant, found.priority, found.cancel_requested
+           found.tenant, found.priority, found.cancel_requested, found.result
       from (
         select j.id as job_id, j.type, j.queue,
                case when j.status = 'processing' then 'running'
@@ -39,17 +42,17 @@ as $$
                j.attempts, j.max_attempts, j.run_at,
                case when j.status = 'pending' and j.attempts > 0 then j.run_at end as next_attempt_at,
                j.last_error, j.created_at, null::timestamptz as finished_at,
-               j.tenant, j.priority, j.cancel_requested, 1 as source
+               j.tenant, j.priority, j.cancel_requested, null::jsonb as result, 1 as source
           from jq.jobs j
          where j.id = p_job_id
         union all
         select d.id, d.type, d.queue, 'dead', d.attempts, d.max_attempts, d.run_at, null,
-               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, 2
+               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, null, 2
           from jq.dead_jobs d
          where d.id = p_job_id
         union all
         select h.id, h.type, h.queue, h.status, h.attempts, h.max_attempts, h.run_at, null,
-               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, 3
+               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, h.result, 3
           from jq.job_history h
          where h.id = p_job_id
       ) found
@@ -57,7 +60,7 @@ as $$
      limit 1
 $$;
 comment on function jq.jq_status(uuid) is
-    'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested); no row if unknown.';
+    'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested, result); no row if unknown.';
 
 -- Cancels a job. Pending or scheduled: removed and recorded as cancelled.
 -- Running: cancellation requested (the worker learns it from jq_heartbeat;
