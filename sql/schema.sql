@@ -56,6 +56,34 @@ CREATE FUNCTION jq._actor() RETURNS text
 $$;
 
 --
+-- Name: _attempt_error(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._attempt_error(p_error text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when char_length(p_error) <= 2000 then p_error
+                else left(p_error, 1000) || E'\n... [cut] ...\n' || right(p_error, 985) end
+$$;
+
+--
+-- Name: _attempt_log_append(jsonb, integer, timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when jsonb_array_length(l.log) <= 10 then l.log
+                else (select jsonb_agg(e.entry order by e.ord)
+                        from jsonb_array_elements(l.log) with ordinality as e(entry, ord)
+                       where e.ord > jsonb_array_length(l.log) - 10) end
+      from (select coalesce(p_log, '[]'::jsonb)
+                   || jsonb_build_array(jsonb_build_object(
+                          'attempt', p_attempt, 'at', p_at, 'worker', p_worker,
+                          'error', jq._attempt_error(p_error))) as log) l
+$$;
+
+--
 -- Name: _audit(text, jsonb, bigint); Type: FUNCTION; Schema: jq
 --
 
@@ -76,6 +104,19 @@ $$;
 --
 
 COMMENT ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) IS 'Records one operator action in jq.audit_log: action, target (filter or ids), rows changed; actor from jq.actor or session_user.';
+
+--
+-- Name: _audited_found(text, jsonb, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+begin
+    perform jq._audit(p_action, p_target, case when p_found then 1 else 0 end);
+    return p_found;
+end
+$$;
 
 --
 -- Name: _bounded_error(text); Type: FUNCTION; Schema: jq
@@ -194,6 +235,21 @@ CREATE FUNCTION jq._check_concurrency_key(p_key text, p_prefix text DEFAULT ''::
     AS $$
 begin
     perform jq._check_text(p_key, 'concurrency_key', 255, true, 'Pass null for no key.', p_prefix);
+end
+$$;
+
+--
+-- Name: _check_error_filter(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_error_filter(p_error text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_error is not null and btrim(p_error) = '' then
+        raise exception 'error filter is blank' using errcode = '22023',
+            hint = 'Pass a fingerprint, a raw message or a part of one; null for every error.';
+    end if;
 end
 $$;
 
@@ -990,6 +1046,34 @@ CREATE FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours int
 $$;
 
 --
+-- Name: _dead_groups_matching(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE sql STABLE
+    AS $$
+    select g.type, g.error, g.count, g.first_failed_at, g.last_failed_at, s.sample_error
+      from (select d.type, d.error_fingerprint as error, count(*) as count,
+                   min(d.failed_at) as first_failed_at, max(d.failed_at) as last_failed_at
+              from jq.dead_jobs d
+             where (p_since is null or d.failed_at >= p_since)
+               and (p_type is null or d.type = p_type)
+             group by d.type, d.error_fingerprint) g
+     cross join lateral (
+        select d.last_error as sample_error
+          from jq.dead_jobs d
+         where d.type = g.type and d.error_fingerprint = g.error
+           and (p_since is null or d.failed_at >= p_since)
+         order by d.failed_at desc
+         limit 1) s
+     where p_error is null
+        or g.error = p_error
+        or g.error = jq.error_fingerprint(p_error)
+        or strpos(lower(g.error), lower(p_error)) > 0
+        or strpos(lower(split_part(s.sample_error, E'\n', 1)), lower(p_error)) > 0
+$$;
+
+--
 -- Name: _drop_history_partitions(timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -1565,6 +1649,33 @@ CREATE FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) RETURNS b
 $_$;
 
 --
+-- Name: _purge_past_retention(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) RETURNS record
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_settings jq.settings;
+begin
+    select * into v_settings from jq.settings;
+    delete from jq.dead_jobs d
+     where d.id in (select x.id from jq.dead_jobs x
+                     where x.failed_at < p_now - v_settings.dead_retention
+                     order by x.failed_at
+                     limit 10000
+                       for update skip locked);
+    get diagnostics dead_purged = row_count;
+    delete from jq.audit_log a
+     where a.id in (select x.id from jq.audit_log x
+                     where x.at < p_now - v_settings.audit_retention
+                     order by x.at
+                     limit 10000);
+    get diagnostics audit_purged = row_count;
+end
+$$;
+
+--
 -- Name: _raise_bad_argument(text, text, text); Type: FUNCTION; Schema: jq
 --
 
@@ -1705,10 +1816,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned)
+                                      created_at, failed_at, orphaned, attempt_log)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned
+                   g.created_at, p_now, g.orphaned, g.attempt_log
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -1729,10 +1840,10 @@ begin
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
                                         idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
-                                        result)
+                                        attempt_log, result)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
                    g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
-                   r.result
+                   g.attempt_log, r.result
               from gone g
               -- The first result given for each id; no unnest at all without results.
               left join (select distinct on (i.id) i.id, i.result
@@ -1920,6 +2031,39 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.error_fingerprint(p_error text) IS 'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
+
+--
+-- Name: jq_audit_log(timestamp with time zone, text, text, integer, bigint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_audit_log(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_action text DEFAULT NULL::text, p_actor text DEFAULT NULL::text, p_limit integer DEFAULT 100, p_before_id bigint DEFAULT NULL::bigint) RETURNS TABLE(id bigint, at timestamp with time zone, role text, actor text, action text, target jsonb, rows bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_not_null(p_limit, 'limit', 'Pass a page size between 1 and 1000 (default 100).');
+    if p_limit not between 1 and 1000 then
+        raise exception 'limit % is out of range', p_limit
+            using errcode = '22023', hint = 'Pass a page size between 1 and 1000 (default 100).';
+    end if;
+    return query
+    select a.id, a.at, a.role, a.actor, a.action, a.target, a.rows
+      from jq.audit_log a
+     where (p_before_id is null or a.id < p_before_id)
+       and (p_since is null or a.at >= p_since)
+       and (p_action is null or a.action = p_action)
+       and (p_actor is null or a.actor = p_actor)
+     order by a.id desc
+     limit p_limit;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) IS 'The operator audit log (since, action, actor, limit 1..1000 default 100, before_id) -> (id, at, role, actor, action, target, rows), newest first; the next page passes the last id as before_id.';
 
 --
 -- Name: jq_cancel(uuid); Type: FUNCTION; Schema: jq
@@ -2146,28 +2290,28 @@ $$;
 COMMENT ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Delete dead jobs (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
 
 --
--- Name: jq_dead_groups(timestamp with time zone, text); Type: FUNCTION; Schema: jq
+-- Name: jq_dead_groups(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
-    LANGUAGE sql STABLE SECURITY DEFINER
+CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text, p_error text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
-    select d.type, d.error_fingerprint, count(*), min(d.failed_at), max(d.failed_at),
-           (array_agg(d.last_error order by d.failed_at desc))[1]
-      from jq.dead_jobs d
-     where (p_since is null or d.failed_at >= p_since)
-       and (p_type is null or d.type = p_type)
-     group by d.type, d.error_fingerprint
-     order by count(*) desc, d.type, d.error_fingerprint
+begin
+    perform jq._check_error_filter(p_error);
+    return query
+    select g.type, g.error, g.count, g.first_failed_at, g.last_failed_at, g.sample_error
+      from jq._dead_groups_matching(p_since, p_type, p_error) g
+     order by g.count desc, g.type, g.error;
+end
 $$;
 
 --
--- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) IS 'Dead jobs grouped (since, type) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first.';
+COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) IS 'Dead jobs grouped (since, type, error) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first. error selects a group when it is the fingerprint, a raw message of the group (same fingerprint), or a case-insensitive substring of the fingerprint or of the sample error''s first line.';
 
 --
 -- Name: jq_dead_requeue(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
@@ -2354,6 +2498,14 @@ begin
         return;
     end if;
 
+    -- This attempt joins the job's attempt log (jq_job_attempts): in the
+    -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
+    -- statement (once in its life), and jq._retire_jobs carries it along.
+    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
+    if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+    end if;
+
     if v_job.cancel_requested then
         perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
         return query select 'cancelled'::text, null::timestamptz;
@@ -2365,7 +2517,8 @@ begin
         v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
-               run_at = v_next, deferred = v_next > v_now, last_error = v_error
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error,
+               attempt_log = v_job.attempt_log
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;
@@ -2417,6 +2570,52 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) IS 'Extend leases this worker holds (job_ids, worker, lease) -> (job_id, state ok|lost|cancel_requested) per job.';
+
+--
+-- Name: jq_job_attempts(uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_job_attempts(p_job_id uuid) RETURNS TABLE(attempt integer, failed_at timestamp with time zone, worker text, error text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_not_null(p_job_id, 'job_id');
+    return query
+    with found as (
+        select s.log, s.last_error, s.attempts, s.failed_at
+          from (select 1 as place, j.attempt_log as log, j.last_error, j.attempts::integer as attempts,
+                       null::timestamptz as failed_at
+                  from jq.jobs j where j.id = p_job_id
+                union all
+                select 2, d.attempt_log, d.last_error, d.attempts::integer, d.failed_at
+                  from jq.dead_jobs d where d.id = p_job_id
+                union all
+                select 3, h.attempt_log, h.last_error, h.attempts::integer, null
+                  from jq.job_history h where h.id = p_job_id) s
+         order by s.place
+         limit 1
+    )
+    select a.attempt, a.failed_at, a.worker, a.error
+      from (select (e.entry ->> 'attempt')::integer as attempt, (e.entry ->> 'at')::timestamptz as failed_at,
+                   e.entry ->> 'worker' as worker, e.entry ->> 'error' as error, e.ord
+              from found f
+             cross join lateral jsonb_array_elements(f.log) with ordinality as e(entry, ord)
+             where f.log is not null
+            union all
+            select f.attempts, f.failed_at, null, f.last_error, 0
+              from found f
+             where f.log is null and f.last_error is not null) a
+     order by a.ord;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept; a job from before 0.5.0 shows its last_error as its last attempt.';
 
 --
 -- Name: jq_jobs(jsonb, integer, text, boolean); Type: FUNCTION; Schema: jq
@@ -2597,7 +2796,7 @@ begin
     perform jq._check_not_null(p_type, 'type');
     delete from jq.key_limits k where k.type = p_type;
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('key_limit_delete', jsonb_build_object('type', p_type), v_found);
 end
 $$;
 
@@ -2629,6 +2828,7 @@ begin
     on conflict on constraint key_limits_pkey do update
        set max_running = excluded.max_running, updated_at = excluded.updated_at
     returning k.type, k.max_running;
+    perform jq._audit('key_limit_set', jsonb_build_object('type', p_type, 'max_running', p_max_running), 1);
 end
 $$;
 
@@ -2675,6 +2875,7 @@ declare
     v_rescued integer;
     v_workers integer;
     v_queue   text;
+    v_expired record;  -- dead jobs and audit rows past retention
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
         return jsonb_build_object('skipped', true);
@@ -2728,6 +2929,8 @@ begin
         v_reaped := v_reaped + jq._reap_expired(v_queue, v_now);
     end loop;
 
+    select * into v_expired from jq._purge_past_retention(v_now);
+
     return jsonb_build_object(
         'skipped', false,
         'partitions_created', v_created,
@@ -2736,7 +2939,9 @@ begin
         'leases_reaped', v_reaped,
         'lanes_purged', v_lanes,
         'jobs_rescued', v_rescued,
-        'workers_purged', v_workers);
+        'workers_purged', v_workers,
+        'dead_purged', v_expired.dead_purged,
+        'audit_purged', v_expired.audit_purged);
 end
 $$;
 
@@ -2744,7 +2949,7 @@ $$;
 -- Name: FUNCTION jq_maintain(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour. -> jsonb summary.';
+COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour, delete dead jobs past dead_retention and audit rows past audit_retention (10,000 each per call). -> jsonb summary.';
 
 --
 -- Name: jq_queue_pause(text, text); Type: FUNCTION; Schema: jq
@@ -2841,6 +3046,7 @@ begin
     insert into jq.queue_settings as s (queue, fair, updated_at) values (p_queue, p_fair, now())
     on conflict on constraint queue_settings_pkey do update
        set fair = excluded.fair, updated_at = excluded.updated_at;
+    perform jq._audit('queue_set_fair', jsonb_build_object('queue', p_queue, 'fair', p_fair), 1);
     return p_fair;
 end
 $$;
@@ -2909,42 +3115,51 @@ CREATE FUNCTION jq.jq_retry_dead(p_type text DEFAULT NULL::text, p_error text DE
     SET standard_conforming_strings TO 'on'
     AS $$
 declare
-    v_now         timestamptz := jq._now();
-    v_fingerprint text := jq.error_fingerprint(p_error);
-    v_ids         uuid[];
-    v_count       integer;
+    v_now    timestamptz := jq._now();
+    v_types  text[];
+    v_errors text[];
+    v_ids    uuid[];
+    v_count  integer := 0;
 begin
     if p_limit is not null and p_limit < 1 then
         raise exception 'limit % is out of range', p_limit
             using errcode = '22023', hint = 'Pass a positive limit, or null for every matching job.';
     end if;
+    perform jq._check_error_filter(p_error);
+    select array_agg(g.type), array_agg(g.error) into v_types, v_errors
+      from jq._dead_groups_matching(p_since, p_type, p_error) g;
     -- Collect the ids first and move them with id = any(...): a join against
     -- the chosen rows would be planned from jq.dead_jobs' statistics, which
     -- are often far off (the table swings between empty and tens of
-    -- thousands), and a nested loop over 20,000 rows took minutes.
-    select array_agg(c.id) into v_ids
-      from (select d.id
-              from jq.dead_jobs d
-             where (p_type is null or d.type = p_type)
-               and (p_error is null or d.error_fingerprint = v_fingerprint)
-               and (p_since is null or d.failed_at >= p_since)
-             order by d.failed_at
-             limit p_limit
-               for update skip locked) c;
-    if v_ids is null then
-        return 0;
+    -- thousands), and a nested loop over 20,000 rows took minutes. Here the
+    -- few matched groups drive probes of dead_jobs_group_idx.
+    if v_types is not null then
+        select array_agg(c.id) into v_ids
+          from (select d.id
+                  from unnest(v_types, v_errors) as g(type, error)
+                  join jq.dead_jobs d on d.type = g.type and d.error_fingerprint = g.error
+                 where (p_since is null or d.failed_at >= p_since)
+                 order by d.failed_at
+                 limit p_limit
+                   for update of d skip locked) c;
     end if;
-    with moved as (
-        delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
-    ), requeued as (
-        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                             idempotency_key, tenant, concurrency_key, last_error, created_at)
-        select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
-          from moved m
-        returning 1
-    )
-    select count(*) into v_count from requeued;
+    if v_ids is not null then
+        with moved as (
+            delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
+        ), requeued as (
+            insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
+                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log)
+            select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
+                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log
+              from moved m
+            returning 1
+        )
+        select count(*) into v_count from requeued;
+    end if;
+    perform jq._audit('retry_dead',
+                      jsonb_strip_nulls(jsonb_build_object('type', p_type, 'error', p_error,
+                                                           'since', p_since, 'limit', p_limit)),
+                      v_count);
     return v_count;
 end
 $$;
@@ -2953,7 +3168,7 @@ $$;
 -- Name: FUNCTION jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit); error is a fingerprint or a raw message of the group; attempts reset; returns the number requeued.';
+COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit) of the groups jq_dead_groups(since, type, error) lists; attempts reset; audited; returns the number requeued, 0 when nothing matched.';
 
 --
 -- Name: jq_schedule_delete(text); Type: FUNCTION; Schema: jq
@@ -2967,7 +3182,7 @@ CREATE FUNCTION jq.jq_schedule_delete(p_name text) RETURNS boolean
 begin
     perform jq._check_schedule_name(p_name);
     delete from jq.schedules s where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_delete', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2992,7 +3207,7 @@ begin
        set enabled = false,
            updated_at = case when s.enabled then jq._now() else s.updated_at end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_pause', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -3043,6 +3258,7 @@ begin
                    queue = p_queue, priority = p_priority, jitter_seconds = p_jitter_seconds,
                    max_attempts = p_max_attempts, missed = p_missed, next_run_at = v_next, updated_at = v_now
              where s.name = p_name;
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, false, v_next;
             return;
         end if;
@@ -3052,6 +3268,7 @@ begin
                 p_max_attempts, p_missed, p_next_run_at, v_now, v_now)
         on conflict do nothing;
         if found then
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, true, p_next_run_at;
             return;
         end if;
@@ -3082,7 +3299,7 @@ begin
            next_run_at = case when s.enabled then s.next_run_at end,
            updated_at = case when s.enabled then s.updated_at else jq._now() end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_resume', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -3426,7 +3643,7 @@ begin
     perform jq._check_text(p_tenant, 'tenant', null, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
     delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('tenant_policy_delete', jsonb_build_object('queue', p_queue, 'tenant', p_tenant), v_found);
 end
 $$;
 
@@ -3464,6 +3681,7 @@ begin
     on conflict on constraint tenant_policies_pkey do update
        set weight = excluded.weight, max_running = excluded.max_running, updated_at = excluded.updated_at
     returning t.queue, nullif(t.tenant, ''), t.weight, t.max_running;
+    perform jq._audit('tenant_policy_set', jsonb_build_object('queue', p_queue, 'tenant', p_tenant, 'weight', p_weight, 'max_running', p_max_running), 1);
 end
 $$;
 
@@ -3724,6 +3942,7 @@ CREATE TABLE jq.dead_jobs (
     failed_at timestamp with time zone NOT NULL,
     concurrency_key text,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
@@ -3794,6 +4013,7 @@ CREATE TABLE jq.job_history (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     result jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
@@ -3829,6 +4049,7 @@ CREATE TABLE jq.job_history_default (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     result jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
@@ -3857,6 +4078,7 @@ CREATE TABLE jq.jobs (
     concurrency_key text,
     deferred boolean DEFAULT false NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -4035,7 +4257,11 @@ CREATE TABLE jq.settings (
     max_payload_depth integer DEFAULT 64 NOT NULL,
     max_error_length integer DEFAULT 8000 NOT NULL,
     worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
+    dead_retention interval DEFAULT '30 days'::interval NOT NULL,
+    audit_retention interval DEFAULT '90 days'::interval,
     max_result_bytes integer DEFAULT 65536 NOT NULL,
+    CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
+    CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
     CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
     CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
@@ -4381,11 +4607,32 @@ REVOKE ALL ON FUNCTION jq._actor() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._actor() TO jq_admin;
 
 --
+-- Name: FUNCTION _attempt_error(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._attempt_error(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._attempt_error(p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION _attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _audit(p_action text, p_target jsonb, p_rows bigint); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) TO jq_admin;
+
+--
+-- Name: FUNCTION _audited_found(p_action text, p_target jsonb, p_found boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _bounded_error(p_error text); Type: ACL; Schema: jq
@@ -4435,6 +4682,13 @@ GRANT ALL ON FUNCTION jq._check_batch_payloads(p_jobs jsonb) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_error_filter(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_error_filter(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_error_filter(p_error text) TO jq_admin;
 
 --
 -- Name: FUNCTION _check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text); Type: ACL; Schema: jq
@@ -4619,6 +4873,13 @@ REVOKE ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT ho
 GRANT ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) TO jq_admin;
 
 --
+-- Name: FUNCTION _dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _drop_history_partitions(p_now timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -4759,6 +5020,13 @@ REVOKE ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) FR
 GRANT ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) TO jq_admin;
+
+--
 -- Name: FUNCTION _raise_bad_argument(p_message text, p_sqlstate text, p_hint text); Type: ACL; Schema: jq
 --
 
@@ -4857,6 +5125,13 @@ REVOKE ALL ON FUNCTION jq.error_fingerprint(p_error text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.error_fingerprint(p_error text) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) TO jq_admin;
+
+--
 -- Name: FUNCTION jq_cancel(p_job_id uuid); Type: ACL; Schema: jq
 --
 
@@ -4888,11 +5163,11 @@ REVOKE ALL ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit i
 GRANT ALL ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
 
 --
--- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
@@ -4932,6 +5207,14 @@ GRANT ALL ON FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text, p_r
 REVOKE ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean); Type: ACL; Schema: jq
@@ -5317,6 +5600,18 @@ GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
 --
 
 GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.dead_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(dead_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.audit_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(audit_retention) ON TABLE jq.settings TO jq_admin;
 
 --
 -- Name: COLUMN settings.max_result_bytes; Type: ACL; Schema: jq
