@@ -20,7 +20,7 @@ from .fields import (
     MAX_PAYLOAD_DEPTH,
     ConcurrencyKey,
     CronExpression,
-    ErrorText,
+    ErrorFilter,
     IdempotencyKey,
     JitterSeconds,
     JobState,
@@ -288,15 +288,11 @@ _ERROR_FILTER = (
 class DeadLetterQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: JobType | None = Field(default=None, description="Only dead jobs of this type.")
-    error: ErrorText | None = Field(default=None, description=_ERROR_FILTER)
+    error: ErrorFilter | None = Field(default=None, description=_ERROR_FILTER)
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
-    window: DeadWindow | None = Field(default=None, description="Only jobs that died in the last 1h, 24h or 7d.")
-
-    @model_validator(mode="after")
-    def _one_window(self) -> DeadLetterQuery:
-        if self.window is not None and self.since is not None:
-            raise PydanticCustomError("window_and_since", "pass window or since, not both")
-        return self
+    window: DeadWindow | None = Field(
+        default=None, description="Only jobs that died in the last 1h, 24h or 7d (with since too: both bounds apply)."
+    )
 
 
 class DeadGroup(_Response):
@@ -317,16 +313,12 @@ class RetryDeadRequest(_Request):
         json_schema_extra={"example": {"type": "deliver_webhook", "error": "HTTP 503", "since": "2026-10-18T06:00:00Z"}}
     )
     type: JobType = Field(description="Requeue dead jobs of this type.")
-    error: ErrorText | None = Field(default=None, description=_ERROR_FILTER)
+    error: ErrorFilter | None = Field(default=None, description=_ERROR_FILTER)
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
-    window: DeadWindow | None = Field(default=None, description="Only jobs that died in the last 1h, 24h or 7d.")
+    window: DeadWindow | None = Field(
+        default=None, description="Only jobs that died in the last 1h, 24h or 7d (with since too: both bounds apply)."
+    )
     limit: Limit | None = Field(default=None, description="Requeue at most this many (oldest failures first).")
-
-    @model_validator(mode="after")
-    def _one_window(self) -> RetryDeadRequest:
-        if self.window is not None and self.since is not None:
-            raise PydanticCustomError("window_and_since", "pass window or since, not both")
-        return self
 
 
 class RetryDeadResult(_Response):
