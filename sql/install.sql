@@ -28,6 +28,7 @@ begin;
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
+\ir migrations/0011_job_metadata.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
