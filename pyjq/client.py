@@ -69,7 +69,7 @@ def _enqueue_params(
     idempotency_key: str | None,
     tenant: str | None,
     concurrency_key: str | None,
-    metadata: Mapping[str, str] | None,
+    metadata: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     return {
         "type": type,

@@ -25,7 +25,6 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 
 import pyjq
-from pyjq import tracing
 
 TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"  # the W3C spec's example
 
@@ -99,7 +98,9 @@ def test_enqueue_async_is_traced_the_same(dsn, spans):
 
 
 def test_enqueue_many_is_one_producer_span_whose_context_every_job_carries(db, spans):
-    jobs = pyjq.enqueue_many(db, [{"type": "a", "queue": "bulk"}, {"type": "b", "queue": "bulk", "metadata": {"k": "v"}}])
+    jobs = pyjq.enqueue_many(
+        db, [{"type": "a", "queue": "bulk"}, {"type": "b", "queue": "bulk", "metadata": {"k": "v"}}]
+    )
     [send] = named(spans, "send bulk")
     assert send.attributes["messaging.batch.message_count"] == 2
     assert send.attributes["messaging.destination.name"] == "bulk"
@@ -227,7 +228,9 @@ def test_a_timed_out_attempt_has_error_status(db, dsn, spans):
 
 def test_a_trace_context_set_from_sql_is_continued(db, dsn, spans):
     """Any language can start the trace: it sets metadata.traceparent in jq_enqueue."""
-    db.execute("select jq.jq_enqueue('polyglot', '{}', p_metadata => %s::jsonb)", [json.dumps({"traceparent": TRACEPARENT})])
+    db.execute(
+        "select jq.jq_enqueue('polyglot', '{}', p_metadata => %s::jsonb)", [json.dumps({"traceparent": TRACEPARENT})]
+    )
     db.execute("select jq.jq_enqueue('polyglot', '{}')")  # no context: a root span, no link
     worker = pyjq.Worker(dsn)
     seen: list[dict | None] = []
