@@ -129,9 +129,9 @@ def enqueue(
     context is added to them (:mod:`pyjq.tracing`).
     """
     with tracing.sending(queue) as send:
+        metadata = send.carrier(metadata)
         params = _enqueue_params(
-            type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key,
-            send.carrier(metadata),
+            type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata
         )
         result = expect_row(ENQUEUE.run(conn, **params), "jq_enqueue")
         send.sent(result.job_id)
@@ -155,9 +155,9 @@ async def enqueue_async(
 ) -> EnqueueResult:
     """Enqueue one job in the async connection's current transaction (jq_enqueue)."""
     with tracing.sending(queue) as send:
+        metadata = send.carrier(metadata)
         params = _enqueue_params(
-            type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key,
-            send.carrier(metadata),
+            type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata
         )
         result = expect_row(await ENQUEUE.run_async(conn, **params), "jq_enqueue")
         send.sent(result.job_id)

@@ -94,8 +94,9 @@ class Sending:
         return None
 
     def carrier(self, metadata: Mapping[str, str] | None) -> dict[str, str] | None:
-        """The metadata to store: here the caller's, as given."""
-        return dict(metadata) if metadata is not None else None
+        """The metadata to store: here the caller's, as given (anything but a
+        mapping too, for jq_enqueue to refuse with its own message)."""
+        return dict(metadata) if isinstance(metadata, Mapping) else metadata
 
     def sent(self, job_id: UUID) -> None:
         """One job was enqueued (or found: a duplicate) with this id."""
@@ -140,6 +141,8 @@ class _Send(Sending):
 
     def carrier(self, metadata: Mapping[str, str] | None) -> dict[str, str] | None:
         """The caller's metadata with this span's trace context written into it."""
+        if metadata is not None and not isinstance(metadata, Mapping):
+            return metadata  # not headers: jq_enqueue refuses it
         carrier = dict(metadata) if metadata is not None else {}
         self._otel.propagator.inject(carrier, context=self._otel.trace.set_span_in_context(self._span))
         return carrier or None  # {} when the span is not sampled-in nor valid: store nothing

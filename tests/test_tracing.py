@@ -120,6 +120,8 @@ def test_a_refused_enqueue_ends_its_span_in_error(db, spans):
     [send] = named(spans, "send default")
     assert send.status.status_code is StatusCode.ERROR
     assert [e.name for e in send.events] == ["exception"]
+    with pytest.raises(pyjq.errors.InvalidArgument, match="metadata must be a JSON object of strings, not array"):
+        pyjq.enqueue(db, "t", {}, metadata=["traceparent"])  # type: ignore[arg-type]
 
 
 # -- consumer -------------------------------------------------------------------------------
@@ -300,4 +302,3 @@ def test_without_opentelemetry_nothing_is_imported_and_jobs_run(dsn):
         "stored": {"k": "v"},
         "imported": [],
     }
-
