@@ -31,6 +31,7 @@ begin;
 \ir migrations/0008_queue_pause_and_listing.sql
 \ir migrations/0009_dead_letters_and_attempts.sql
 \ir migrations/0010_job_results.sql
+\ir migrations/0011_job_metadata.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql

@@ -35,7 +35,7 @@ revoke all on all tables in schema jq from public;
 grant usage on schema jq to jq_producer, jq_worker, jq_admin;
 
 grant execute on function
-    jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text),
+    jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text, jsonb),
     jq.jq_enqueue_many(jsonb),
     jq.jq_status(uuid),
     jq.jq_cancel(uuid),

@@ -117,6 +117,7 @@ class Database:
                 idempotency_key=idempotency_key,
                 tenant=tenant,
                 concurrency_key=concurrency_key,
+                metadata=None,
             )
         return expect_row(row, "jq_enqueue")
 

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .. import tracing
 from ..job import Discard, Job, Retry
 from . import returned
 from .errortext import clean, describe, headline
@@ -57,7 +58,10 @@ class Executor:
 
     async def _execute(self, run: Run) -> None:
         try:
-            error, cancelled = await self._call(run)
+            # The attempt's CONSUMER span (a no-op without OpenTelemetry), current while the handler runs.
+            with tracing.processing(run.job) as attempt:
+                error, cancelled = await self._call(run)
+                attempt.ended(error, cancelled=cancelled, timed_out=run.timed_out, unreadable=run.undecodable)
         except asyncio.CancelledError:
             # Only when the worker tears down after releasing its jobs.
             if run.inner is not None:

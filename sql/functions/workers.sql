@@ -326,7 +326,8 @@ returns table (
     created_at      timestamptz,
     locked_until    timestamptz,
     idempotency_key text,
-    last_error      text)
+    last_error      text,
+    metadata        jsonb)
 language plpgsql
 as $$
 begin
@@ -341,6 +342,6 @@ begin
                       limit 1
                         for update skip locked)
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 end
 $$;
