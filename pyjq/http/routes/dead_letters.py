@@ -8,7 +8,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ...dead_letters import window_since
 from ..auth import Principal
 from ..db import Database
 from ..models import DeadGroup, DeadGroupList, DeadLetterQuery, RetryDeadRequest, RetryDeadResult
@@ -31,7 +30,7 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -
         },
     )
     async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = admin) -> JSONResponse:
-        since = window_since(query.window) if query.window else query.since
+        since = query.start()
         rows = await db.dead_groups(since=since, type=query.type, error=query.error)
         return json_response(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))
 
@@ -51,7 +50,7 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -
         },
     )
     async def dead_retry(body: RetryDeadRequest, principal: Principal = admin) -> JSONResponse:
-        since = window_since(body.window) if body.window else body.since
+        since = body.start()
         count, closest = await db.retry_dead(
             type=body.type, error=body.error, since=since, limit=body.limit, actor=principal.name
         )
