@@ -51,10 +51,11 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -
     )
     async def dead_retry(body: RetryDeadRequest, principal: Principal = admin) -> JSONResponse:
         since = body.start()
-        count, closest = await db.retry_dead(
+        count = await db.retry_dead(
             type=body.type, error=body.error, since=since, limit=body.limit, actor=principal.name
         )
         if count:
             return json_response(RetryDeadResult(requeued=count), 202, exclude_none=True)
+        closest = await db.dead_retry_hint(type=body.type, since=since)
         hint = [DeadGroup.model_validate(g, from_attributes=True) for g in closest]
         return json_response(RetryDeadResult(requeued=0, hint=hint), 202)
