@@ -33,7 +33,14 @@ from .client import (
     version,
     version_async,
 )
-from .dead_letters import WINDOWS, closest_groups, dead_retry_hint, dead_retry_hint_async, window_since
+from .dead_letters import (
+    WINDOWS,
+    closest_groups,
+    dead_retry_hint,
+    dead_retry_hint_async,
+    window_since,
+    window_start,
+)
 from .errors import (
     InvalidArgument,
     InvalidTimestamp,
@@ -195,4 +202,5 @@ __all__ += [
     "job_attempts",
     "job_attempts_async",
     "window_since",
+    "window_start",
 ]

@@ -71,17 +71,14 @@ $$;
 --
 
 CREATE FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) RETURNS jsonb
-    LANGUAGE sql IMMUTABLE
-    AS $$
-    select case when jsonb_array_length(l.log) <= 10 then l.log
-                else (select jsonb_agg(e.entry order by e.ord)
-                        from jsonb_array_elements(l.log) with ordinality as e(entry, ord)
-                       where e.ord > jsonb_array_length(l.log) - 10) end
-      from (select coalesce(p_log, '[]'::jsonb)
-                   || jsonb_build_array(jsonb_build_object(
-                          'attempt', p_attempt, 'at', p_at, 'worker', p_worker,
-                          'error', jq._attempt_error(p_error))) as log) l
-$$;
+    LANGUAGE sql STABLE
+    AS $_$
+    select jsonb_path_query_array(
+               coalesce(p_log, '[]'::jsonb)
+               || jsonb_build_array(jsonb_build_object('attempt', p_attempt, 'at', p_at, 'worker', p_worker,
+                                                       'error', jq._attempt_error(p_error))),
+               '$[last - 9 to last]')
+$_$;
 
 --
 -- Name: _audit(text, jsonb, bigint); Type: FUNCTION; Schema: jq
@@ -2501,9 +2498,10 @@ begin
     -- This attempt joins the job's attempt log (jq_job_attempts): in the
     -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
     -- statement (once in its life), and jq._retire_jobs carries it along.
-    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
     if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
-        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+        update jq.jobs j
+           set attempt_log = jq._attempt_log_append(j.attempt_log, j.attempts, v_now, p_worker, v_error)
+         where j.id = p_job_id;
     end if;
 
     if v_job.cancel_requested then
@@ -2518,7 +2516,7 @@ begin
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
                run_at = v_next, deferred = v_next > v_now, last_error = v_error,
-               attempt_log = v_job.attempt_log
+               attempt_log = jq._attempt_log_append(attempt_log, attempts, v_now, p_worker, v_error)
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;

@@ -112,11 +112,6 @@ NewScheduleName = Annotated[StrictStr, _text(limits.SCHEDULE_NAME_MAX, limits.SC
 CronExpression = Annotated[StrictStr, _text(limits.CRON_MAX), _STORABLE]
 TimezoneName = Annotated[StrictStr, _text(limits.TIMEZONE_MAX), _STORABLE]
 ErrorText = Annotated[StrictStr, _text(limits.ERROR_TEXT_MAX, NO_NUL, min_length=None), _STORABLE]
-# A dead-letter error filter: a blank one would match every group, so jq refuses it (22023) and so does the schema.
-ErrorFilter = Annotated[StrictStr, _text(limits.ERROR_TEXT_MAX), _STORABLE]
-# Audit log filters, as long as jq.audit_log's columns allow.
-AuditAction = Annotated[StrictStr, _text(100), _STORABLE]
-AuditActor = Annotated[StrictStr, _text(255), _STORABLE]
 
 
 def _integral(value: Any) -> Any:

@@ -3,13 +3,11 @@ answers requeued 0 with a hint: the closest groups)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ...dead_letters import window_since
 from ..auth import Principal
 from ..db import Database
 from ..models import DeadGroup, DeadGroupList, DeadLetterQuery, RetryDeadRequest, RetryDeadResult
@@ -32,7 +30,7 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -
         },
     )
     async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = admin) -> JSONResponse:
-        since = _later(query.since, query.window)
+        since = query.start()
         rows = await db.dead_groups(since=since, type=query.type, error=query.error)
         return json_response(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))
 
@@ -52,17 +50,12 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -
         },
     )
     async def dead_retry(body: RetryDeadRequest, principal: Principal = admin) -> JSONResponse:
-        since = _later(body.since, body.window)
-        count, closest = await db.retry_dead(
+        since = body.start()
+        count = await db.retry_dead(
             type=body.type, error=body.error, since=since, limit=body.limit, actor=principal.name
         )
         if count:
             return json_response(RetryDeadResult(requeued=count), 202, exclude_none=True)
+        closest = await db.dead_retry_hint(type=body.type, since=since)
         hint = [DeadGroup.model_validate(g, from_attributes=True) for g in closest]
         return json_response(RetryDeadResult(requeued=0, hint=hint), 202)
-
-
-def _later(since: datetime | None, window: str | None) -> datetime | None:
-    """Both bounds apply: the later of ``since`` and the start of ``window``."""
-    starts = [t for t in (since, window_since(window) if window else None) if t is not None]
-    return max(starts) if starts else None
