@@ -28,12 +28,14 @@ begin;
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
+\ir migrations/0012_worker_types.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
 \ir functions/workers.sql
+\ir functions/unhandled.sql
 \ir functions/claim_steps.sql
 \ir functions/claim.sql
 \ir functions/wakeup.sql

@@ -3,7 +3,7 @@
 --   jq_producer  enqueue, status, cancel
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
---                worker_deregister), maintain, stats, and firing schedules (schedules_due,
+--                worker_deregister), maintain, stats, unhandled_types, and firing schedules (schedules_due,
 --                schedules_fire: the scheduler runs inside every worker)
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
@@ -49,7 +49,7 @@ grant execute on function
     jq.jq_heartbeat(uuid[], text, interval),
     jq.jq_release(uuid[], text),
     jq.jq_set_waiting(text[], text, boolean),
-    jq.jq_worker_register(text, jsonb, text, integer, text),
+    jq.jq_worker_register(text, jsonb, text, integer, text, text[]),
     jq.jq_worker_beat(text),
     jq.jq_worker_deregister(text),
     jq.jq_maintain(),
@@ -57,7 +57,8 @@ grant execute on function
     jq.jq_status(uuid),
     jq.jq_version(),
     jq.jq_schedules_due(integer),
-    jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[])
+    jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]),
+    jq.jq_unhandled_types()
 to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;
