@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..job import Discard, Job, Retry
+from ..retry import RetryDecision
 from .errortext import clean, describe, headline
 from .log import logger
 from .state import Handler, Result, Run, RunState
@@ -122,6 +123,7 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(run.undecodable), discard=True)
     if run.timed_out:
         assert run.handler is not None and run.handler.timeout is not None
+        retry_in, discard = _retry_decision(run, TimeoutError())
         return Result(
             run,
             duration_ms,
@@ -129,6 +131,8 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
             error=clean(
                 f"TimeoutError: the handler of {run.job.type!r} exceeded its timeout of {run.handler.timeout:g} s"
             ),
+            retry_in=retry_in,
+            discard=discard,
         )
     if cancelled:
         if run.cancel_requested:
@@ -140,7 +144,16 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), retry_in=error.after)
     if isinstance(error, Discard):
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), discard=True)
-    return Result(run, duration_ms, ok=False, error=describe(error))
+    retry_in, discard = _retry_decision(run, error)
+    return Result(run, duration_ms, ok=False, error=describe(error), retry_in=retry_in, discard=discard)
+
+
+def _retry_decision(run: Run, error: BaseException) -> RetryDecision:
+    """The task's retry policy on this failure (pyjq.retry); without one: retry after jq's own delay."""
+    policy = run.handler.retry if run.handler is not None else None
+    if policy is None:
+        return RetryDecision(None, False)
+    return policy.decide(error, run.job.attempts)
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:
