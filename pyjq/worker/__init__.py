@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, ParamSpec, TypeVar
 
-from .._limits import QUEUE_NAME, QUEUE_NAME_MAX, TYPE_MAX, WORKER_NAME_MAX
+from .._limits import QUEUE_NAME, QUEUE_NAME_MAX, WORKER_NAME_MAX
 from ..job import Job
 from ..retry import RetryPolicy
 from ..scheduler import Scheduler
@@ -79,7 +79,8 @@ from ..tasks import Task
 from .claimer import Claimer
 from .completer import Completer
 from .connections import Connections, DatabaseUnreachable, worker_conninfo
-from .executor import Executor, is_async
+from .executor import Executor
+from .handlers import make_handler
 from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
@@ -281,19 +282,10 @@ class Worker:
         retry: RetryPolicy | None = None,
     ) -> None:
         """Register ``fn`` as the handler of ``type`` (what ``@worker.handler`` does)."""
-        if not isinstance(type, str) or not type.strip() or len(type) > TYPE_MAX:
-            raise ValueError(f"job type {type!r} must be a non-empty string of at most {TYPE_MAX} characters")
+        handler = make_handler(type, fn, timeout=timeout, retry=retry)
         if type in self._handlers:
             raise ValueError(f"a handler for {type!r} is already registered")
-        if not callable(fn):
-            raise TypeError(f"handler for {type!r} is not callable")
-        if isinstance(timeout, timedelta):
-            timeout = timeout.total_seconds()
-        if timeout is not None and timeout <= 0:
-            raise ValueError("timeout must be positive")
-        if retry is not None and not isinstance(retry, RetryPolicy):
-            raise TypeError(f"retry for {type!r} must be a pyjq.RetryPolicy, not {retry!r}")
-        self._handlers[type] = Handler(type, fn, timeout, is_async(fn), retry)
+        self._handlers[type] = handler
 
     @property
     def types(self) -> list[str]:

@@ -10,6 +10,11 @@ Timeouts: a coroutine is cancelled and the attempt fails with a TimeoutError.
 A thread cannot be killed: its ``job.cancelled`` flag is set, its slot stays
 busy (and its lease alive) until the function really returns, then the attempt
 is recorded as failed with the TimeoutError, whatever the function returned.
+
+Failures: ``pyjq.Retry`` and ``pyjq.Discard`` say what to ask jq_fail for; any
+other exception (and a timeout) is put to the handler's retry policy
+(pyjq.retry, a task's ``retry=``), which answers a delay or "discard now";
+without a policy the attempt retries after jq's own delay.
 """
 
 from __future__ import annotations
