@@ -3006,7 +3006,7 @@ COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host 
 -- Name: jq_workers(); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer)
+CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer, types text[])
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -3015,7 +3015,8 @@ CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid intege
            case when w.gone_at is not null then 'gone'
                 when w.last_seen < jq._now() - s.worker_gone_after then 'silent'
                 else 'alive' end,
-           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name)
+           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name),
+           w.types
       from jq.workers w
      cross join jq.settings s
      order by w.started_at desc, w.name
@@ -3025,7 +3026,7 @@ $$;
 -- Name: FUNCTION jq_workers(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs, types it handles or null).';
 
 --
 -- Name: retry_delay(integer); Type: FUNCTION; Schema: jq

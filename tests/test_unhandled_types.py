@@ -105,6 +105,8 @@ def test_the_worker_registers_its_types_and_stays_quiet_when_another_handles_the
     async def scenario() -> list[str] | None:
         await eventually(lambda: registered_types(db, worker.name), timeout=20, what="the registration")
         await eventually(lambda: worker.stats.get("unhandled_types", 0) >= 3, timeout=20, what="3 checks")
+        listed = [w.types for w in pyjq.workers(db) if w.worker == worker.name]
+        assert listed == [["charge_card", "send_welcome_email"]]  # jq_workers shows them too
         return registered_types(db, worker.name)
 
     assert run_with(worker, scenario) == ["charge_card", "send_welcome_email"]

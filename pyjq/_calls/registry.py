@@ -43,6 +43,7 @@ class WorkerInfo:
     last_seen: datetime
     state: str  # alive | silent (no beat for gone_after) | gone (declared gone, its jobs requeued)
     running: int
+    types: list[str] | None = None  # the job types it registered; None: it did not say (or jq before 0.5.0)
 
 
 @dataclass(frozen=True, slots=True)

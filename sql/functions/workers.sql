@@ -305,7 +305,8 @@ comment on function jq.jq_worker_deregister(text) is
 
 -- The registered workers, newest first: state alive (beat within
 -- gone_after), silent (no beat for gone_after: the next claim declares it
--- gone) or gone (declared gone; kept an hour); running = jobs it holds now.
+-- gone) or gone (declared gone; kept an hour); running = jobs it holds now;
+-- types = the job types it registered (null: it did not say).
 create or replace function jq.jq_workers()
 returns table (
     worker     text,
@@ -316,7 +317,8 @@ returns table (
     started_at timestamptz,
     last_seen  timestamptz,
     state      text,
-    running    integer)
+    running    integer,
+    types      text[])
 language sql
 stable
 security definer
@@ -328,13 +330,14 @@ as $$
            case when w.gone_at is not null then 'gone'
                 when w.last_seen < jq._now() - s.worker_gone_after then 'silent'
                 else 'alive' end,
-           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name)
+           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name),
+           w.types
       from jq.workers w
      cross join jq.settings s
      order by w.started_at desc, w.name
 $$;
 comment on function jq.jq_workers() is
-    'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+    'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs, types it handles or null).';
 
 -- A claim's isolated run: leases to p_worker (which holds nothing) the
 -- oldest due suspect of the queue, alone, as jq_claim returns jobs; none

@@ -10,7 +10,8 @@
 --                        handles the job's type wait for ever.
 --   jq_worker_register gains p_types text[] at the end, so the old
 --   signature goes (a second overload would make positional calls
---   ambiguous).
+--   ambiguous); jq_workers gains the result column types, so it is
+--   dropped to be created again.
 do $migration$
 begin
 if not jq._migration_pending(12) then
@@ -24,6 +25,7 @@ comment on column jq.workers.types is
     'The job types the worker handles, as it registered them; null: it did not say (it may handle any type).';
 
 drop function if exists jq.jq_worker_register(text, jsonb, text, integer, text);
+drop function if exists jq.jq_workers();
 
 insert into jq.migrations (version, release, name) values (12, '0.5.0', 'worker_types');
 end
