@@ -51,6 +51,7 @@ from .errors import (
     PayloadTooLarge,
     PermissionDenied,
     SchemaTooNew,
+    TaskPayloadError,
     TimestampOutOfRange,
     ValueTooLong,
 )
@@ -76,7 +77,8 @@ from .policies import (
     tenants,
     tenants_async,
 )
-from .registry import WorkerInfo, workers, workers_async
+from .registry import UnhandledType, WorkerInfo, unhandled_types, unhandled_types_async, workers, workers_async
+from .retry import RetryPolicy
 from .scheduler import Scheduler
 from .schedules import (
     Schedule,
@@ -97,6 +99,7 @@ from .schedules import (
     schedules_async,
     unschedule,
 )
+from .tasks import Task, TaskRegistry
 from .worker import RunSummary, Worker
 
 __version__ = "0.5.0"  # the Python package's one place; sql/bootstrap.sql holds the schema's (tests compare them)
@@ -125,15 +128,20 @@ __all__ = [
     "PermissionDenied",
     "QueueStats",
     "Retry",
+    "RetryPolicy",
     "RunSummary",
     "Schedule",
     "ScheduleResult",
     "Scheduler",
     "SchemaTooNew",
+    "Task",
+    "TaskPayloadError",
+    "TaskRegistry",
     "TenantPolicy",
     "TenantPolicyRow",
     "TenantStats",
     "TimestampOutOfRange",
+    "UnhandledType",
     "ValueTooLong",
     "Worker",
     "WorkerInfo",
@@ -183,6 +191,8 @@ __all__ = [
     "tenant_policy_set_async",
     "tenants",
     "tenants_async",
+    "unhandled_types",
+    "unhandled_types_async",
     "unschedule",
     "version",
     "version_async",

@@ -483,6 +483,28 @@ end
 $$;
 
 --
+-- Name: _check_worker_types(text[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_worker_types(p_types text[]) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_types is null then
+        return;
+    end if;
+    if cardinality(p_types) not between 1 and 10000 then
+        perform jq._raise_bad_argument('types must name 1 to 10000 job types', '22023',
+                                       'Pass null when the worker does not say which types it handles.');
+    end if;
+    if exists (select 1 from unnest(p_types) t where not coalesce(jq._is_filled_text(t, 128), false)) then
+        perform jq._raise_bad_argument('types must hold job types (not null or blank, at most 128 characters)',
+                                       '22023');
+    end if;
+end
+$$;
+
+--
 -- Name: _claim_charge(jq.claim_group[], jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
 --
 
@@ -1860,6 +1882,41 @@ begin
         raise exception 'unknown outcome %', p_outcome using errcode = '22023';
     end if;
 end
+$$;
+
+--
+-- Name: _runnable_sample(text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) RETURNS TABLE(type text, run_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    AS $$
+    (select j.type, j.run_at
+       from jq.jobs j
+      where j.queue = p_queue and j.status = 'pending' and not j.deferred
+      order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+      limit 1000)
+    union all
+    (with recursive lv(p) as (
+         (select d.priority from jq.jobs d
+           where d.queue = p_queue and d.status = 'pending' and d.deferred
+           order by d.priority desc limit 1)
+         union all
+         select (select d.priority from jq.jobs d
+                  where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                  order by d.priority desc limit 1)
+           from lv
+          where lv.p is not null
+     )
+     select x.type, x.run_at
+       from lv
+      cross join lateral (
+          select d.type, d.run_at from jq.jobs d
+           where d.queue = p_queue and d.status = 'pending' and d.deferred
+             and d.priority = lv.p and d.run_at <= p_now
+           order by d.run_at
+           limit 1000) x
+      where lv.p is not null)
 $$;
 
 --
@@ -3719,6 +3776,47 @@ $$;
 COMMENT ON FUNCTION jq.jq_tenants(p_queue text) IS 'Per (queue, tenant) with live jobs (queue or null for all): ready, scheduled, running, the weight and max_running in force, and jobs served while tenants shared the queue.';
 
 --
+-- Name: jq_unhandled_types(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_unhandled_types() RETURNS TABLE(queue text, type text, waiting bigint, oldest_waiting_age interval, workers integer)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_now   timestamptz := jq._now();
+    v_since timestamptz := v_now - (select s.worker_gone_after from jq.settings s);
+    v_queue record;
+begin
+    for v_queue in
+        select q.name, count(distinct w.name)::integer as workers,
+               coalesce(array_agg(distinct t.type) filter (where t.type is not null), '{}') as types
+          from jq.workers w
+         cross join lateral jsonb_object_keys(w.queues) q(name)
+          left join lateral unnest(w.types) t(type) on true
+         where w.gone_at is null and w.last_seen >= v_since
+         group by q.name
+        having bool_and(w.types is not null)
+         order by q.name
+    loop
+        return query
+        select v_queue.name, s.type, count(*), v_now - min(s.run_at), v_queue.workers
+          from jq._runnable_sample(v_queue.name, v_now) s
+         where s.type <> all (v_queue.types)
+         group by s.type
+         order by s.type;
+    end loop;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_unhandled_types(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_unhandled_types() IS 'Job types waiting (ready, or scheduled and due) in a queue whose live workers all registered their types and none handles them -> (queue, type, waiting, oldest_waiting_age, workers); read from a bounded sample of each queue (at most 1,000 ready jobs in claim order).';
+
+--
 -- Name: jq_version(); Type: FUNCTION; Schema: jq
 --
 
@@ -3794,10 +3892,10 @@ $$;
 COMMENT ON FUNCTION jq.jq_worker_deregister(p_worker text) IS 'Remove a stopping worker''s registration (worker); jobs it still holds are requeued at once. -> the number requeued.';
 
 --
--- Name: jq_worker_register(text, jsonb, text, integer, text); Type: FUNCTION; Schema: jq
+-- Name: jq_worker_register(text, jsonb, text, integer, text, text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text DEFAULT NULL::text, p_pid integer DEFAULT NULL::integer, p_version text DEFAULT NULL::text) RETURNS TABLE(worker text, started_at timestamp with time zone, gone_after interval)
+CREATE FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text DEFAULT NULL::text, p_pid integer DEFAULT NULL::integer, p_version text DEFAULT NULL::text, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(worker text, started_at timestamp with time zone, gone_after interval)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -3812,6 +3910,7 @@ begin
     perform jq._check_worker_queues(p_queues);
     perform jq._check_text(p_host, 'host', 255, true);
     perform jq._check_text(p_version, 'version', 64, true);
+    perform jq._check_worker_types(p_types);
     -- Another process of this name (not this one registering again): what it
     -- held is orphaned.
     if exists (select 1 from jq.workers w
@@ -3824,27 +3923,28 @@ begin
         perform jq._orphan_jobs(v_ids, v_now, 'worker gone');
     end if;
     return query
-    insert into jq.workers as w (name, host, pid, queues, version, started_at, last_seen, gone_at)
+    insert into jq.workers as w (name, host, pid, queues, version, types, started_at, last_seen, gone_at)
     values (p_worker, v_host, v_pid, p_queues,
-            coalesce(p_version, 'unknown'), v_now, v_now, null)
+            coalesce(p_version, 'unknown'), (select array_agg(distinct t order by t) from unnest(p_types) t),
+            v_now, v_now, null)
     on conflict (name) do update
        set host = excluded.host, pid = excluded.pid, queues = excluded.queues, version = excluded.version,
-           started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
+           types = excluded.types, started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
     returning w.name, w.started_at, (select s.worker_gone_after from jq.settings s);
 end
 $$;
 
 --
--- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) IS 'Register a starting worker (worker, queues {queue: slots}, host, pid, version); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
+COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) IS 'Register a starting worker (worker, queues {queue: slots}, host, pid, version, types it handles or null); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
 
 --
 -- Name: jq_workers(); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer)
+CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer, types text[])
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -3853,7 +3953,8 @@ CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid intege
            case when w.gone_at is not null then 'gone'
                 when w.last_seen < jq._now() - s.worker_gone_after then 'silent'
                 else 'alive' end,
-           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name)
+           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name),
+           w.types
       from jq.workers w
      cross join jq.settings s
      order by w.started_at desc, w.name
@@ -3863,7 +3964,7 @@ $$;
 -- Name: FUNCTION jq_workers(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs, types it handles or null).';
 
 --
 -- Name: retry_delay(integer); Type: FUNCTION; Schema: jq
@@ -4328,9 +4429,11 @@ CREATE TABLE jq.workers (
     started_at timestamp with time zone NOT NULL,
     last_seen timestamp with time zone NOT NULL,
     gone_at timestamp with time zone,
+    types text[],
     CONSTRAINT workers_host_length CHECK (((char_length(host) >= 1) AND (char_length(host) <= 255))),
     CONSTRAINT workers_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255))),
     CONSTRAINT workers_queues_object CHECK ((jsonb_typeof(queues) = 'object'::text)),
+    CONSTRAINT workers_types_size CHECK ((cardinality(types) <= 10000)),
     CONSTRAINT workers_version_length CHECK (((char_length(version) >= 1) AND (char_length(version) <= 64)))
 );
 
@@ -4339,6 +4442,12 @@ CREATE TABLE jq.workers (
 --
 
 COMMENT ON TABLE jq.workers IS 'Registered workers (jq_worker_register) and their last heartbeat (jq_worker_beat); a worker silent for settings.worker_gone_after is declared gone and its jobs requeued.';
+
+--
+-- Name: COLUMN workers.types; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.workers.types IS 'The job types the worker handles, as it registered them; null: it did not say (it may handle any type).';
 
 --
 -- Name: job_history_default; Type: TABLE ATTACH; Schema: jq
@@ -4766,6 +4875,13 @@ REVOKE ALL ON FUNCTION jq._check_worker_queues(p_queues jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_worker_queues(p_queues jsonb) TO jq_admin;
 
 --
+-- Name: FUNCTION _check_worker_types(p_types text[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_worker_types(p_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_worker_types(p_types text[]) TO jq_admin;
+
+--
 -- Name: FUNCTION _claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]); Type: ACL; Schema: jq
 --
 
@@ -5072,6 +5188,13 @@ GRANT ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_n
 
 REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _runnable_sample(p_queue text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) TO jq_admin;
 
 --
 -- Name: FUNCTION _schedule_key(p_name text, p_slot timestamp with time zone); Type: ACL; Schema: jq
@@ -5421,6 +5544,14 @@ REVOKE ALL ON FUNCTION jq.jq_tenants(p_queue text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_tenants(p_queue text) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_unhandled_types(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_unhandled_types() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_unhandled_types() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_unhandled_types() TO jq_admin;
+
+--
 -- Name: FUNCTION jq_version(); Type: ACL; Schema: jq
 --
 
@@ -5446,12 +5577,12 @@ GRANT ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) TO jq_admin;
 
 --
--- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) TO jq_worker;
-GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_workers(); Type: ACL; Schema: jq

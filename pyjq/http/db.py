@@ -264,3 +264,7 @@ class Database:
     async def workers(self) -> list[registry.WorkerInfo]:
         async with self._connection() as conn:
             return await registry.WORKERS.run_async(conn)
+
+    async def unhandled_types(self) -> list[registry.UnhandledType]:
+        async with self._connection() as conn:
+            return await registry.UNHANDLED_TYPES.run_async(conn)

@@ -346,8 +346,20 @@ class QueueStats(_Response):
     dead: int
 
 
+class UnhandledTypeEntry(_Response):
+    queue: str
+    type: str
+    waiting: int = Field(description="Jobs of the type waiting (counted in a sample of at most 1,000 per queue).")
+    oldest_waiting_age_seconds: float = Field(description="How long the oldest of them has been runnable.")
+    workers: int = Field(description="Live workers serving the queue; none of them handles the type.")
+
+
 class QueueList(_Response):
     queues: list[QueueStats]
+    unhandled: list[UnhandledTypeEntry] = Field(
+        default_factory=list,
+        description="Job types waiting in a queue that no running worker of it handles: they are never claimed.",
+    )
 
 
 class Health(_Response):

@@ -11,6 +11,11 @@ Timeouts: a coroutine is cancelled and the attempt fails with a TimeoutError.
 A thread cannot be killed: its ``job.cancelled`` flag is set, its slot stays
 busy (and its lease alive) until the function really returns, then the attempt
 is recorded as failed with the TimeoutError, whatever the function returned.
+
+Failures: ``pyjq.Retry`` and ``pyjq.Discard`` say what to ask jq_fail for; any
+other exception (and a timeout) is put to the handler's retry policy
+(pyjq.retry, a task's ``retry=``), which answers a delay or "discard now";
+without a policy the attempt retries after jq's own delay.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 from .. import tracing
 from ..job import Discard, Job, Retry
+from ..retry import RetryDecision
 from . import returned
 from .errortext import clean, describe, headline
 from .log import logger
@@ -132,6 +138,7 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(run.undecodable), discard=True)
     if run.timed_out:
         assert run.handler is not None and run.handler.timeout is not None
+        retry_in, discard = _retry_decision(run, TimeoutError())
         return Result(
             run,
             duration_ms,
@@ -139,6 +146,8 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
             error=clean(
                 f"TimeoutError: the handler of {run.job.type!r} exceeded its timeout of {run.handler.timeout:g} s"
             ),
+            retry_in=retry_in,
+            discard=discard,
         )
     if cancelled:
         if run.cancel_requested:
@@ -150,7 +159,16 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), retry_in=error.after)
     if isinstance(error, Discard):
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), discard=True)
-    return Result(run, duration_ms, ok=False, error=describe(error))
+    retry_in, discard = _retry_decision(run, error)
+    return Result(run, duration_ms, ok=False, error=describe(error), retry_in=retry_in, discard=discard)
+
+
+def _retry_decision(run: Run, error: BaseException) -> RetryDecision:
+    """The task's retry policy on this failure (pyjq.retry); without one: retry after jq's own delay."""
+    policy = run.handler.retry if run.handler is not None else None
+    if policy is None:
+        return RetryDecision(None, False)
+    return policy.decide(error, run.job.attempts)
 
 
 def _succeeded(run: Run, duration_ms: float) -> Result:
