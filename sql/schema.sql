@@ -296,6 +296,34 @@ end
 $$;
 
 --
+-- Name: _check_metadata(jsonb, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_metadata(p_metadata jsonb, p_prefix text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_key  text;
+    v_type text;
+begin
+    if p_metadata is null or jq._is_metadata_ok(p_metadata) then
+        return;
+    elsif jsonb_typeof(p_metadata) <> 'object' then
+        raise exception '%metadata must be a JSON object of strings, not %', p_prefix, jsonb_typeof(p_metadata)
+            using errcode = '22023', hint = 'Pass e.g. {"traceparent": "00-...-01"}, or null for none.';
+    elsif octet_length(p_metadata::text) > 8192 then
+        raise exception '%metadata is % bytes; the limit is 8192 bytes', p_prefix, octet_length(p_metadata::text)
+            using errcode = '54000',
+                  hint = 'Metadata carries headers such as the trace context; put data in the payload.';
+    end if;
+    select m.key, jsonb_typeof(m.value) into v_key, v_type
+      from jsonb_each(p_metadata) m where jsonb_typeof(m.value) <> 'string' order by m.key limit 1;
+    raise exception '%metadata.% must be a string, not %', p_prefix, v_key, v_type
+        using errcode = '22023', hint = 'Metadata values are strings, like message headers.';
+end
+$$;
+
+--
 -- Name: _check_not_null(anyelement, text, text, text); Type: FUNCTION; Schema: jq
 --
 
@@ -863,7 +891,7 @@ $$;
 -- Name: _claim_suspect(text, text, interval, timestamp with time zone, text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
+CREATE FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text, metadata jsonb)
     LANGUAGE plpgsql
     AS $$
 begin
@@ -878,7 +906,7 @@ begin
                       limit 1
                         for update skip locked)
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 end
 $$;
 
@@ -1140,12 +1168,12 @@ begin
         end if;
         select k into v_field from jsonb_object_keys(v_elem) k
          where k not in ('type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant', 'concurrency_key')
+                         'idempotency_key', 'tenant', 'concurrency_key', 'metadata')
          limit 1;
         if v_field is not null then
             raise exception 'jobs[%] has an unknown key %', v_index, quote_literal(v_field)
                 using errcode = '22023',
-                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key.';
+                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata.';
         end if;
         foreach v_field in array array['type', 'queue', 'idempotency_key', 'tenant', 'concurrency_key', 'run_at'] loop
             if jsonb_typeof(v_elem -> v_field) not in ('string', 'null') then
@@ -1178,6 +1206,7 @@ begin
                               v_elem ->> 'idempotency_key', v_elem ->> 'tenant',
                               format('jobs[%s].', v_index));
         perform jq._check_concurrency_key(v_elem ->> 'concurrency_key', format('jobs[%s].', v_index));
+        perform jq._check_metadata(nullif(v_elem -> 'metadata', 'null'), format('jobs[%s].', v_index));
         v_index := v_index + 1;
     end loop;
 end
@@ -1212,6 +1241,19 @@ CREATE FUNCTION jq._is_filled_text(p_value text, p_max integer) RETURNS boolean
     AS $$
     select btrim(p_value) <> '' and char_length(p_value) <= p_max
 $$;
+
+--
+-- Name: _is_metadata_ok(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._is_metadata_ok(p_metadata jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+    select p_metadata is null
+        or (jsonb_typeof(p_metadata) = 'object'
+            and octet_length(p_metadata::text) <= 8192
+            and not jsonb_path_exists(p_metadata, 'strict $.* ? (@.type() != "string")'))
+$_$;
 
 --
 -- Name: _is_queue_name(text); Type: FUNCTION; Schema: jq
@@ -1428,7 +1470,7 @@ CREATE FUNCTION jq._job_json_ok(p_job jsonb) RETURNS boolean
     AS $_$
     select jsonb_typeof(p_job) = 'object'
        and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
+                         'idempotency_key', 'tenant', 'concurrency_key', 'metadata'] = '{}'::jsonb
        and jsonb_typeof(p_job -> 'type') = 'string'
        and jq._is_filled_text(p_job ->> 'type', 128)
        and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
@@ -1463,6 +1505,7 @@ CREATE FUNCTION jq._job_json_ok(p_job jsonb) RETURNS boolean
                when 'string' then (p_job ->> 'run_at')
                    ~ '^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$'
                else false end
+       and jq._is_metadata_ok(nullif(p_job -> 'metadata', 'null'))
 $_$;
 
 --
@@ -1754,9 +1797,9 @@ begin
         delete from jq.dead_jobs d where d.id = any(p_ids) returning d.*
     ), requeued as (
         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                             idempotency_key, tenant, concurrency_key, last_error, created_at)
+                             idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
         select m.id, m.queue, m.type, m.payload, m.priority, p_now, 'pending', 0, m.max_attempts,
-               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
+               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
           from moved m
         returning 1
     )
@@ -1835,10 +1878,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned, attempt_log)
+                                      created_at, failed_at, orphaned, attempt_log, metadata)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned, g.attempt_log
+                   g.created_at, p_now, g.orphaned, g.attempt_log, g.metadata
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -1859,10 +1902,10 @@ begin
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
                                         idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
-                                        attempt_log, result)
+                                        attempt_log, result, metadata)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
                    g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
-                   g.attempt_log, r.result
+                   g.attempt_log, r.result, g.metadata
               from gone g
               -- The first result given for each id; no unnest at all without results.
               left join (select distinct on (i.id) i.id, i.result
@@ -2157,7 +2200,7 @@ COMMENT ON FUNCTION jq.jq_cancel(p_job_id uuid) IS 'Cancel a job (job_id) -> can
 -- Name: jq_claim(text, text, integer, interval, text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT 1, p_lease interval DEFAULT '00:05:00'::interval, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
+CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT 1, p_lease interval DEFAULT '00:05:00'::interval, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text, metadata jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -2274,7 +2317,7 @@ begin
            attempts = j.attempts + 1
      where j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 
     if v_fair and v_shared then  -- step 7
         perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);
@@ -2394,10 +2437,10 @@ $$;
 COMMENT ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Requeue dead jobs ready now with fresh attempts (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
 
 --
--- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text); Type: FUNCTION; Schema: jq
+-- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text, jsonb); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_max_attempts integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_tenant text DEFAULT NULL::text, p_concurrency_key text DEFAULT NULL::text) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
+CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_max_attempts integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_tenant text DEFAULT NULL::text, p_concurrency_key text DEFAULT NULL::text, p_metadata jsonb DEFAULT NULL::jsonb) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -2410,6 +2453,7 @@ declare
 begin
     perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
     perform jq._check_concurrency_key(p_concurrency_key);
+    perform jq._check_metadata(p_metadata);
     if not jq._is_run_at_in_range(v_run_at) then
         raise exception 'run_at % is out of range', p_run_at
             using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
@@ -2423,19 +2467,19 @@ begin
         end if;
     end if;
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at, metadata)
     values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
             coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now, p_metadata);
     return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
 end
 $$;
 
 --
--- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) IS 'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
+COMMENT ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) IS 'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata) -> (job_id, status queued|scheduled, duplicate). metadata: an object of strings (traceparent, tracestate), at most 8192 bytes.';
 
 --
 -- Name: jq_enqueue_many(jsonb); Type: FUNCTION; Schema: jq
@@ -2494,11 +2538,12 @@ begin
     v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at, metadata)
     select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
            coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
            coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
-           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now
+           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now,
+           nullif(t.e -> 'metadata', 'null')
       from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
       join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
            as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord
@@ -2519,7 +2564,7 @@ $$;
 -- Name: FUNCTION jq_enqueue_many(p_jobs jsonb); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) IS 'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key}; one (job_id, status, duplicate) row per element, in order.';
+COMMENT ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) IS 'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata}; one (job_id, status, duplicate) row per element, in order.';
 
 --
 -- Name: jq_fail(uuid, text, text, interval, boolean); Type: FUNCTION; Schema: jq
@@ -3203,9 +3248,9 @@ begin
             delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
         ), requeued as (
             insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log)
+                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
             select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log
+                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
               from moved m
             returning 1
         )
@@ -4042,6 +4087,7 @@ CREATE TABLE jq.dead_jobs (
     concurrency_key text,
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
+    metadata jsonb,
     CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
@@ -4114,6 +4160,7 @@ CREATE TABLE jq.job_history (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     result jsonb,
+    metadata jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
 PARTITION BY RANGE (finished_at);
@@ -4150,6 +4197,7 @@ CREATE TABLE jq.job_history_default (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     result jsonb,
+    metadata jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
 
@@ -4178,11 +4226,13 @@ CREATE TABLE jq.jobs (
     deferred boolean DEFAULT false NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
+    metadata jsonb,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
     CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
     CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
     CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
     CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
@@ -4197,6 +4247,12 @@ WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_thr
 --
 
 COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing); finished jobs leave at once. Use the jq_* functions, not this table.';
+
+--
+-- Name: COLUMN jobs.metadata; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.jobs.metadata IS 'Headers of the job (an object of strings), e.g. the W3C trace context: traceparent, tracestate. Null when none.';
 
 --
 -- Name: key_limits; Type: TABLE; Schema: jq
@@ -4812,6 +4868,13 @@ REVOKE ALL ON FUNCTION jq._check_lease(p_lease interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_lease(p_lease interval) TO jq_admin;
 
 --
+-- Name: FUNCTION _check_metadata(p_metadata jsonb, p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_metadata(p_metadata jsonb, p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_metadata(p_metadata jsonb, p_prefix text) TO jq_admin;
+
+--
 -- Name: FUNCTION _check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text); Type: ACL; Schema: jq
 --
 
@@ -5020,6 +5083,13 @@ GRANT ALL ON FUNCTION jq._id_prefix_sql(p_prefix text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._is_filled_text(p_value text, p_max integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._is_filled_text(p_value text, p_max integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _is_metadata_ok(p_metadata jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._is_metadata_ok(p_metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._is_metadata_ok(p_metadata jsonb) TO jq_admin;
 
 --
 -- Name: FUNCTION _is_queue_name(p_queue text); Type: ACL; Schema: jq
@@ -5298,12 +5368,12 @@ REVOKE ALL ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit 
 GRANT ALL ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
 
 --
--- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) TO jq_producer;
-GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_enqueue_many(p_jobs jsonb); Type: ACL; Schema: jq
