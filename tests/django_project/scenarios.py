@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jqsite.settings")
 django.setup()
 
-from compat import InvalidTask, TaskResultDoesNotExist, TaskResultStatus, default_task_backend  # noqa: E402
+from tasks_api import InvalidTask, TaskResultDoesNotExist, TaskResultStatus, default_task_backend  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402

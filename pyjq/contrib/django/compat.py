@@ -23,9 +23,9 @@ try:  # Django >= 6.0
     TASKS_MODULE = "django.tasks"
 except ImportError:  # Django 5.2 with the django-tasks backport
     try:
-        from django_tasks import Task, TaskContext, TaskResult, TaskResultStatus, task_backends  # type: ignore[no-redef]
+        from django_tasks import TaskContext, TaskResult, TaskResultStatus, task_backends  # type: ignore[no-redef]
         from django_tasks.backends.base import BaseTaskBackend  # type: ignore[no-redef,assignment]
-        from django_tasks.base import TaskError  # type: ignore[no-redef,assignment]
+        from django_tasks.base import Task, TaskError  # type: ignore[no-redef,assignment]
         from django_tasks.exceptions import InvalidTaskError as InvalidTask  # type: ignore[no-redef,assignment]
         from django_tasks.exceptions import TaskResultDoesNotExist  # type: ignore[no-redef,assignment]
         from django_tasks.signals import task_enqueued, task_finished, task_started  # type: ignore[no-redef]

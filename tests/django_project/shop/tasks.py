@@ -1,6 +1,6 @@
 """The test project's tasks: a sync one, an async one, one taking the context, and two that fail."""
 
-from compat import task
+from tasks_api import task
 
 import pyjq
 from shop.models import Order
