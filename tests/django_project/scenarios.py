@@ -24,12 +24,12 @@ HERE = Path(__file__).resolve().parent
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jqsite.settings")
 django.setup()
 
-from tasks_api import InvalidTask, TaskResultDoesNotExist, TaskResultStatus, default_task_backend  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from shop.models import Order  # noqa: E402
 from shop.tasks import add, flaky, give_up, send_receipt, whoami  # noqa: E402
+from tasks_api import InvalidTask, TaskResultDoesNotExist, TaskResultStatus, default_task_backend  # noqa: E402
 
 import pyjq  # noqa: E402
 

@@ -81,9 +81,7 @@ class JQTaskBackend(BaseTaskBackend):
     def validate_task(self, task: Any) -> None:
         super().validate_task(task)
         if not QUEUE_NAME.match(task.queue_name):
-            raise InvalidTask(
-                f"Queue {task.queue_name!r} is not a jq queue name (1-64 letters, digits and _ . : -)."
-            )
+            raise InvalidTask(f"Queue {task.queue_name!r} is not a jq queue name (1-64 letters, digits and _ . : -).")
         if len(task.module_path) > TYPE_MAX:
             raise InvalidTask(f"jq job types are at most {TYPE_MAX} characters; {task.module_path!r} is longer.")
 
@@ -159,4 +157,3 @@ def _aware(run_after: datetime | None) -> datetime | None:
     if run_after is None or timezone.is_aware(run_after):
         return run_after
     return timezone.make_aware(run_after)
-

@@ -43,7 +43,7 @@ def worker_dsn(alias: str) -> str:
     """A libpq conninfo string for the database of Django's connection ``alias``."""
     params = connections[alias].get_connection_params()
     libpq = {k: v for k, v in params.items() if k not in _NOT_LIBPQ and isinstance(v, str | int)}
-    return make_conninfo(**libpq)
+    return make_conninfo("", **libpq)
 
 
 def check_database(alias: str, backend_alias: str) -> list[checks.CheckMessage]:

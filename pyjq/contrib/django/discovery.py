@@ -33,8 +33,8 @@ def discover_tasks(backend_alias: str, modules: Iterable[str] = ()) -> dict[str,
 
 
 def _app_task_modules() -> list[ModuleType]:
-    modules = []
-    for config in apps.get_app_configs():
-        if module_has_submodule(config.module, "tasks"):
-            modules.append(importlib.import_module(f"{config.name}.tasks"))
-    return modules
+    return [
+        importlib.import_module(f"{config.name}.tasks")
+        for config in apps.get_app_configs()
+        if module_has_submodule(config.module, "tasks")
+    ]

@@ -21,7 +21,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--backend", help="the TASKS alias (default: the one jq backend)")
         parser.add_argument(
-            "--queue", action="append", default=[], metavar="NAME[=SLOTS]",
+            "--queue",
+            action="append",
+            default=[],
+            metavar="NAME[=SLOTS]",
             help="a queue to run (repeatable; default: the backend's QUEUES with OPTIONS['CONCURRENCY'] slots)",
         )
         parser.add_argument("--module", action="append", default=[], help="another module holding tasks")
