@@ -69,8 +69,11 @@ def _build_django6_venv(python: str) -> None:
     DJANGO6_STAMP.write_text(wanted)
 
 
-@pytest.fixture(scope="session")
-def django6_python() -> str:
+def django_python_for(version: str) -> str:
+    """The Python that runs the project on ``version``: "django-5.2" this one (the test extra pins
+    Django 5.2 and django-tasks), "django-6.0" the python3.12 venv, built on first use; or skip."""
+    if version == "django-5.2":
+        return sys.executable
     python = _python312()
     if python is None:
         pytest.skip("Django 6.0 needs Python >= 3.12: no python3.12 on PATH or in ~/.pyenv/versions")
@@ -78,15 +81,21 @@ def django6_python() -> str:
     return str(DJANGO6_VENV / "bin" / "python")
 
 
-@pytest.fixture(params=["django-5.2", "django-6.0"])
+DJANGO_VERSIONS = ["django-5.2", "django-6.0"]
+
+
+@pytest.fixture(params=DJANGO_VERSIONS)
 def django_python(request: pytest.FixtureRequest) -> str:
-    if request.param == "django-6.0":
-        return request.getfixturevalue("django6_python")
-    return sys.executable
+    return django_python_for(request.param)
+
+
+def django_env(dsn: str, *paths: Path) -> dict[str, str]:
+    """The environment of a process of the test project on the database ``dsn`` (``paths`` first on sys.path)."""
+    return {**os.environ, "JQ_DJANGO_DSN": dsn, "PYTHONPATH": os.pathsep.join(map(str, [*paths, PROJECT]))}
 
 
 def _scenario(python: str, dsn: str, name: str) -> str:
-    env = {**os.environ, "JQ_DJANGO_DSN": dsn, "PYTHONPATH": str(PROJECT)}
+    env = django_env(dsn)
     proc = subprocess.run(
         [python, "scenarios.py", name], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300
     )
