@@ -163,6 +163,12 @@ def results_lookup() -> None:
     result = send_receipt.enqueue(7)
     assert send_receipt.get_result(result.id).id == result.id
 
+    with _side() as conn:
+        assert pyjq.cancel(conn, result.id) == "cancelled"
+    result.refresh()
+    assert result.status == TaskResultStatus.FAILED and result.is_finished
+    assert [e.exception_class_path for e in result.errors] == ["pyjq.job.JobCancelled"], result.errors
+
 
 def async_api() -> None:
     async def main() -> None:
@@ -203,6 +209,7 @@ def worker_end_to_end() -> None:
 
     order.refresh_from_db()
     assert order.paid, "the sync task's ORM update did not happen"
+    assert Order.objects.filter(email=f"t1 {context.id} 1").exists(), "the context named another job or attempt"
     for result in (receipt, summed, context):
         result.refresh()
         assert result.status == TaskResultStatus.SUCCESSFUL and result.is_finished, (result.id, result.status)
