@@ -5,6 +5,8 @@ subprocess against a fresh test database, twice: on Django 5.2 LTS with the
 django-tasks backport (this venv's Python, pinned by the test extra) and on
 Django 6.0's own django.tasks, in a python3.12 venv this file builds once and
 keeps in .jq-dev/django6-venv (skipped, saying why, where no python3.12 exists).
+Beside them, on both: ``manage.py jq_worker`` as deployed (until SIGTERM) and
+``manage.py jq_install`` on a database without jq.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +22,10 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from helpers import job_status, wait_until
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+import pyjq
 
 pytestmark = pytest.mark.processes
 
@@ -114,6 +120,30 @@ def test_the_tasks_framework_each_python_uses(django_python: str, dsn: str, requ
     expected = {"django-5.2": "django 5.2.", "django-6.0": "django 6.0."}[request.node.callspec.params["django_python"]]
     assert expected in out, out
     assert ("tasks django_tasks" if expected == "django 5.2." else "tasks django.tasks") in out, out
+
+
+def test_jq_worker_runs_until_sigterm(django_python: str, db: psycopg.Connection, dsn: str) -> None:
+    """The command as deployed: it runs jobs enqueued while it runs (here in the wire format, from
+    outside Django) and exits 0 on SIGTERM, after its graceful shutdown."""
+    worker = subprocess.Popen(
+        [django_python, "manage.py", "jq_worker", "--queue", "emails=2"],
+        cwd=PROJECT,
+        env=django_env(dsn),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        job = pyjq.enqueue(db, "shop.tasks.add", {"args": [40, 2], "kwargs": {}}, queue="emails")
+        wait_until(lambda: job_status(dsn, job.job_id).status == "succeeded", timeout=60, what="the task to run")
+        worker.send_signal(signal.SIGTERM)
+        out, _ = worker.communicate(timeout=60)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    assert worker.returncode == 0, out
+    assert "shop.tasks.add" in out.splitlines()[0] and "1 succeeded" in out, out
 
 
 @pytest.fixture
