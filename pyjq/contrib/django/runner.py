@@ -13,7 +13,8 @@ retry).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from inspect import iscoroutinefunction
 from typing import Any
 
@@ -44,13 +45,8 @@ def handler_for(task: Any, backend_alias: str) -> Callable[[pyjq.Job], Any]:
 
         async def run_async(job: pyjq.Job) -> Any:
             result, args, kwargs = _start(task, job, backend_alias)
-            try:
-                value = normalize_json(await task.func(*args, **kwargs))
-            except BaseException:
-                _finish(result, job, failed=True)
-                raise
-            _finish(result, job, failed=False)
-            return value
+            with _reported(result, job):
+                return normalize_json(await task.func(*args, **kwargs))
 
         return run_async
 
@@ -58,17 +54,24 @@ def handler_for(task: Any, backend_alias: str) -> Callable[[pyjq.Job], Any]:
         close_old_connections()
         try:
             result, args, kwargs = _start(task, job, backend_alias)
-            try:
-                value = normalize_json(task.func(*args, **kwargs))
-            except BaseException:
-                _finish(result, job, failed=True)
-                raise
-            _finish(result, job, failed=False)
-            return value
+            with _reported(result, job):
+                return normalize_json(task.func(*args, **kwargs))
         finally:
             close_old_connections()
 
     return run_sync
+
+
+@contextmanager
+def _reported(result: Any, job: pyjq.Job) -> Iterator[None]:
+    """Send task_finished when the attempt ends, with the status it ended in (inside the except
+    clause on failure, where Django's logging receiver reads the exception)."""
+    try:
+        yield
+    except BaseException:
+        _finish(result, TaskResultStatus.FAILED if job.is_last_attempt else TaskResultStatus.READY)
+        raise
+    _finish(result, TaskResultStatus.SUCCESSFUL)
 
 
 def _start(task: Any, job: pyjq.Job, backend_alias: str) -> tuple[Any, list[Any], dict[str, Any]]:
@@ -93,11 +96,7 @@ def _start(task: Any, job: pyjq.Job, backend_alias: str) -> tuple[Any, list[Any]
     return result, args, kwargs
 
 
-def _finish(result: Any, job: pyjq.Job, *, failed: bool) -> None:
-    if not failed:
-        status = TaskResultStatus.SUCCESSFUL
-    else:
-        status = TaskResultStatus.FAILED if job.is_last_attempt else TaskResultStatus.READY
+def _finish(result: Any, status: Any) -> None:
     object.__setattr__(result, "status", status)
     object.__setattr__(result, "finished_at", timezone.now())
     task_finished.send(type(result.task.get_backend()), task_result=result)
