@@ -149,6 +149,7 @@ def _readme_django_project(tmp_path: Path, version: str) -> Path:
     shutil.copy(test_django.PROJECT / "shop" / "models.py", shop / "models.py")
     (shop / "tasks.py").write_text(tasks + "\n")
     (shop / "checkout.py").write_text("\n".join(files["shop/checkout.py"]) + "\n")
+    shutil.copy(test_django.PROJECT / "manage.py", tmp_path / "manage.py")  # so that its shop is this one
     settings = "from jqsite.settings import *  # DATABASES of the test project\n\n"
     (tmp_path / "readme_settings.py").write_text(settings + "\n".join(files["settings.py"]) + "\n")
     return tmp_path
@@ -175,13 +176,12 @@ def test_readme_django_example(db, dsn, tmp_path, version):
     shown = _status(db, job_id)
     assert (shown.type, shown.queue, shown.priority) == ("shop.tasks.send_receipt", "emails", 10)
     assert shown.max_attempts == 10
-    manage = str(test_django.PROJECT / "manage.py")
-    assert "1 succeeded" in run(manage, "jq_worker", "--drain")
+    assert "1 succeeded" in run("manage.py", "jq_worker", "--drain")
     result = (
         "import django; django.setup(); from shop.tasks import send_receipt; "
-        f"r = send_receipt.get_result('{job_id}'); print(r.status, r.attempts)"
+        f"r = send_receipt.get_result('{job_id}'); print(r.status, r.attempts, r.return_value)"
     )
-    assert run("-c", result).split() == ["SUCCESSFUL", "1"]
+    assert run("-c", result).strip() == "SUCCESSFUL 1 receipt for order 1 sent"
 
 
 def test_readme_cli_enqueue_and_status(db, dsn):

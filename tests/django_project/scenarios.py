@@ -25,7 +25,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jqsite.settings")
 django.setup()
 
 from django.core.management import call_command  # noqa: E402
-from django.db import transaction  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from shop.models import Order  # noqa: E402
 from shop.tasks import add, flaky, give_up, send_receipt, whoami  # noqa: E402
@@ -214,12 +214,19 @@ def worker_end_to_end() -> None:
         result.refresh()
         assert result.status == TaskResultStatus.SUCCESSFUL and result.is_finished, (result.id, result.status)
         assert result.errors == [] and result.attempts == 1 and result.finished_at is not None
+    assert receipt.return_value == {"sent_to": "ada@example.com", "copy": False}, receipt.return_value
+    assert summed.return_value == 5, summed.return_value
+    assert context.return_value == {"id": context.id, "attempt": 1, "tag": "t1"}, context.return_value
 
     failed = flaky.get_result(failing.id)
     assert failed.status == TaskResultStatus.READY and failed.attempts == 1, "a failed attempt is retried later"
     assert [e.exception_class_path for e in failed.errors] == ["builtins.ValueError"], failed.errors
     assert failed.errors[0].exception_class is ValueError
     assert "the payment provider said no" in failed.errors[0].traceback
+    worker_name = out.splitlines()[0].split()[2].rstrip(":")  # "jq worker NAME: queues ..."
+    assert failed.worker_ids == [worker_name], (failed.worker_ids, out)
+
+    _errors_as_producer(failing.id)
 
     dead = give_up.get_result(discarded.id)
     assert dead.status == TaskResultStatus.FAILED and dead.is_finished
@@ -236,6 +243,20 @@ def framework() -> None:
     from pyjq.contrib.django.compat import TASKS_MODULE
 
     print(f"django {django.get_version()} tasks {TASKS_MODULE}")
+
+
+def _errors_as_producer(job_id: str) -> None:
+    """A web tier running as jq_producer may not read jq_job_attempts: get_result falls back to the last
+    error, in a savepoint, and the caller's transaction goes on."""
+    with transaction.atomic():
+        with connection.cursor() as cur:
+            cur.execute("set local role jq_producer")
+        result = flaky.get_result(job_id)
+        assert [e.exception_class_path for e in result.errors] == ["builtins.ValueError"], result.errors
+        assert result.worker_ids == [""], result.worker_ids
+        with connection.cursor() as cur:
+            cur.execute("select current_user")
+            assert cur.fetchone()[0] == "jq_producer"
 
 
 SCENARIOS = {

@@ -136,7 +136,18 @@ class JQTaskBackend(BaseTaskBackend):
             status = pyjq.status(raw_connection(self.database), job_id)
         if status is None:
             raise TaskResultDoesNotExist(f"no jq job has the id {result_id}")
-        return result_from_status(self._task_of(status), status, self.alias)
+        task = self._task_of(status)
+        attempts = self._failed_attempts(job_id) if status.attempts else []
+        return result_from_status(task, status, self.alias, attempts)
+
+    def _failed_attempts(self, job_id: UUID) -> list[pyjq.JobAttempt] | None:
+        """The job's logged failed attempts (jq_job_attempts), or None for a role that may not read them
+        (jq_producer: jq_worker and jq_admin may), in a savepoint so the caller's transaction goes on."""
+        try:
+            with transaction.atomic(using=self.database):
+                return pyjq.job_attempts(raw_connection(self.database), job_id)
+        except pyjq.PermissionDenied:
+            return None
 
     def _task_of(self, status: pyjq.JobStatus) -> Any:
         """The Task the job's type names, with the job's queue and priority."""

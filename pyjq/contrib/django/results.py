@@ -8,8 +8,10 @@ back clamped to the tasks framework's range.
 
 Status: scheduled, queued and failed_retrying (waiting for its next attempt)
 are READY; running is RUNNING; succeeded is SUCCESSFUL; dead and cancelled are
-FAILED. Errors: the job's last error (``jq_status.last_error``: 'Type: message'
-and a traceback tail) is one TaskError.
+FAILED. Errors: one TaskError per failed attempt jq keeps (``jq_job_attempts``,
+the last 10: 'Type: message' and a traceback), or, where those cannot be read,
+the job's last error (``jq_status.last_error``). The return value is
+``jq_status.result``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from pyjq import JobStatus
+from pyjq import JobAttempt, JobStatus
 
 from .compat import TaskError, TaskResult, TaskResultStatus
 
@@ -106,20 +108,23 @@ def task_result(
     )
 
 
-def result_from_status(task: Any, status: JobStatus, backend: str, *, result_is_text: bool = True) -> Any:
-    """The TaskResult of a job as jq_status reports it.
+def result_from_status(
+    task: Any,
+    status: JobStatus,
+    backend: str,
+    attempts: list[JobAttempt] | None = None,
+    *,
+    result_is_text: bool = True,
+) -> Any:
+    """The TaskResult of a job as jq_status (and jq_job_attempts, if read: ``attempts``) report it.
 
-    ``result_is_text``: the status was read on Django's connection, whose
-    psycopg adapters load jsonb as JSON text (the return value is parsed here).
-
-    jq_status does not return the payload, the workers' names or start times:
-    ``args``/``kwargs`` are empty, ``worker_ids`` has an empty name per attempt
-    (so ``attempts`` counts right), ``started_at``/``last_attempted_at`` are None.
+    jq_status does not return the payload or start times: ``args``/``kwargs``
+    are empty, ``started_at``/``last_attempted_at`` None. ``worker_ids`` has an
+    entry per attempt (so ``attempts`` counts right): the worker of each failed
+    attempt jq logged, "" for the others. ``result_is_text``: the status was read
+    on Django's connection, whose psycopg adapters load jsonb as JSON text.
     """
     django_status = _STATUS.get(status.status, TaskResultStatus.READY)
-    errors = [task_error(status.last_error)] if status.last_error else []
-    if status.status == "cancelled" and not errors:
-        errors = [task_error("JobCancelled: the job was cancelled before it ran (jq status cancelled)")]
     result = task_result(
         task,
         id=str(status.job_id),
@@ -129,12 +134,27 @@ def result_from_status(task: Any, status: JobStatus, backend: str, *, result_is_
         backend=backend,
         enqueued_at=status.created_at,
         finished_at=status.finished_at,
-        errors=errors,
-        worker_ids=[""] * status.attempts,
+        errors=_errors(status, attempts),
+        worker_ids=_worker_ids(status, attempts or []),
     )
     if django_status == TaskResultStatus.SUCCESSFUL:
         object.__setattr__(result, "_return_value", _return_value(status, result_is_text))
     return result
+
+
+def _errors(status: JobStatus, attempts: list[JobAttempt] | None) -> list[Any]:
+    if attempts:
+        return [task_error(a.error) for a in attempts]
+    if status.last_error:
+        return [task_error(status.last_error)]
+    if status.status == "cancelled":
+        return [task_error("JobCancelled: the job was cancelled before it ran (jq status cancelled)")]
+    return []
+
+
+def _worker_ids(status: JobStatus, attempts: list[JobAttempt]) -> list[str]:
+    by_attempt = {a.attempt: a.worker or "" for a in attempts}
+    return [by_attempt.get(n, "") for n in range(1, status.attempts + 1)]
 
 
 def _return_value(status: JobStatus, is_text: bool) -> Any:
