@@ -216,6 +216,8 @@ def worker_end_to_end() -> None:
         assert result.errors == [] and result.attempts == 1 and result.finished_at is not None
     assert receipt.return_value == {"sent_to": "ada@example.com", "copy": False}, receipt.return_value
     assert summed.return_value == 5, summed.return_value
+    finished_task = add.get_result(summed.id).task
+    assert (finished_task.queue_name, finished_task.priority) == ("emails", 10), "a finished job keeps its task's"
     assert context.return_value == {"id": context.id, "attempt": 1, "tag": "t1"}, context.return_value
 
     failed = flaky.get_result(failing.id)

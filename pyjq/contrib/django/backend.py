@@ -157,8 +157,10 @@ class JQTaskBackend(BaseTaskBackend):
             task = None
         if not isinstance(task, Task):
             raise TaskResultDoesNotExist(f"jq job {status.job_id} has type {status.type!r}, which is not a task")
+        # jq_status has no priority for a finished job: the task's own then.
+        priority = task.priority if status.priority is None else from_jq_priority(status.priority)
         try:
-            return task.using(queue_name=status.queue, priority=from_jq_priority(status.priority))
+            return task.using(queue_name=status.queue, priority=priority)
         except InvalidTask:  # e.g. a queue the settings no longer list: the task as defined
             return task
 
