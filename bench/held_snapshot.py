@@ -2,42 +2,48 @@
 holds a REPEATABLE READ snapshot the whole time, jq beside PgQueuer.
 
     .venv/bin/python bench/held_snapshot.py [--quick] [--seconds N] [--rate R] [--dsn ...] [--skip-pgqueuer]
+        [--batch B] [--recovery S] [--control]
 
-Each queue, in a database of its own and one after the other:
+Each queue, in a database of its own (the snapshot must be in the queue's
+database to hold its rows back) and one after the other:
 
-1. a session runs `begin; set transaction isolation level repeatable read;`,
-   reads one row of a table of its own (`held_snapshot_report`) and stays
-   open: from then on no row version deleted or updated in that database can
-   be removed, whatever autovacuum does;
-2. the fresh sample: the claim's latency and every queue table's size, as
-   installed, with the snapshot just taken;
-3. `--rate` jobs/s (default 1,000) offered, one job per transaction from 8
-   producer connections on a fixed schedule, to one real worker process:
-   for jq figure d's load itself (`jq_figures.steady`: pyjq.enqueue, a
-   pyjq.Worker with 100 slots), for PgQueuer `Queries.enqueue` of one job and
-   its worker from bench/peers/pgqueuer_bench.py (batch size 100);
-4. every 5 s for `--seconds` (default 600, `--quick` 120): the claim's
+1. the load starts: `--rate` jobs/s (default 1,000) offered from 8 producer
+   connections on a fixed schedule, `--batch` jobs per transaction (default
+   10), to one real worker process: for jq bench/jq_worker_proc.py with 100
+   slots (figure d's worker; `--batch 1` runs figure d's own load,
+   `jq_figures.steady`, one pyjq.enqueue per transaction), for PgQueuer
+   `Queries.enqueue` with lists and the worker of
+   bench/peers/pgqueuer_bench.py (batch size 100). Why 10 a transaction: see
+   PGQ_BATCH;
+2. after 10 s of load, the fresh sample (claim latency, sizes, pgstattuple),
+   then a session runs `begin; set transaction isolation level repeatable
+   read;`, reads one row of a table of its own (`held_snapshot_report`) and
+   stays open: from then on no row version deleted or updated in that
+   database can be removed, whatever autovacuum does (`--control`: no
+   snapshot, the same run otherwise);
+3. every 5 s for `--seconds` (default 600, `--quick` 120): the claim's
    latency -- median of 5 calls, each in a transaction rolled back, on the
    offered queue: `jq_claim(queue, worker, 10)` (with the buffers its
-   row-finding statements read, by auto_explain, as figure f does), and for
+   row-finding statements read, by auto_explain: figure f's probe), and for
    PgQueuer the dequeue statement its worker runs, built by PgQueuer's own
    query builder with a batch of 10 -- and each table's total size (heap +
    indexes + TOAST) and n_dead_tup (pg_stat_user_tables); pgstattuple of
-   each at the start and at the end;
-5. the snapshot is committed while the load goes on; every 1 s for up to
+   each at the fresh sample and at the end;
+4. the snapshot is committed while the load goes on; every 1 s for
    `--recovery` s (default 60): the seconds until the claim is back within 2x
    its fresh latency and the queue table within 2x its fresh size, with
    autovacuum as the server has it (bench/server.py: PostgreSQL's defaults);
-6. end-to-end latency of the offered jobs: for jq
+5. end-to-end latency of the offered jobs: for jq
    `job_history.finished_at - created_at` (as figure d), for PgQueuer the
-   `successful` minus the `queued` row of pgqueuer_log; p95 over the held
-   period, per minute of it (so "throughout" can be checked) and over the
-   recovery.
+   `successful` minus the `queued` row of pgqueuer_log; p95 in the warm-up
+   (fresh), while the snapshot was held (overall and per minute, so
+   "throughout" can be checked) and after the release.
 
-The tables: jq.jobs, jq.idempotency_keys, jq.fair_lanes, jq.queue_waiters,
-jq.workers and job_history's current partition; pgqueuer, pgqueuer_log and
+"At the end" is the median of the last three samples (15 s). The tables:
+jq.jobs, jq.idempotency_keys, jq.fair_lanes, jq.queue_waiters, jq.workers and
+job_history's current partition; pgqueuer, pgqueuer_log and
 pgqueuer_statistics. The storage target is on the queue table itself (jq.jobs,
-pgqueuer); the others are reported beside it.
+pgqueuer); the others are reported beside it, and the sizes as installed too.
 
 Prints one JSON object (also written to bench/results/held_snapshot.json)
 with the targets of point 1 evaluated, and a one-line markdown summary on
@@ -59,7 +65,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -69,12 +75,15 @@ from psycopg.conninfo import conninfo_to_dict
 
 import baselines as base
 import jq_figures as jqf
+import pyjq
 from common import BENCH, Child, cleanup, latency_summary, percentile, py, rnd, start_all
 
 SAMPLE_EVERY_S = 5.0
 RECOVERY_EVERY_S = 1.0
 PROBE_SAMPLES = 5
 PROBE_LIMIT = 10
+END_SAMPLES = 3
+WARMUP_S = 10.0  # of load before the fresh sample and the snapshot
 JQ_QUEUE = "default"  # figure d's queue
 JQ_SLOTS = 100  # figure d's worker (bench/run.py STEADY_SLOTS)
 PGQ_ENTRYPOINT = "noop"
@@ -84,6 +93,8 @@ PGQ_ENTRYPOINT = "noop"
 # plain autocommit INSERT ran at about 300/s). Ten jobs a transaction offer the
 # same 1,000 jobs/s, and every job still makes the same row versions.
 PGQ_BATCH = 10
+# Both queues get the same load; with 1, jq's is figure d's own (jq_figures.steady).
+DEFAULT_BATCH = PGQ_BATCH
 PGQ_BATCH_WHY = (
     "one job per transaction reached 220-280 jobs/s (PgQueuer's enqueue NOTIFYs, and commits that NOTIFY are "
     "serialized with their WAL flush); 10 jobs per transaction offer the rate with the same row versions per job"
@@ -101,6 +112,14 @@ TARGETS = {"claim_end_over_fresh": 2.0, "e2e_p95_ms": 100.0, "storage_end_over_f
 
 def _log(msg: str) -> None:
     print(f"    {msg}", file=sys.stderr, flush=True)
+
+
+def _row(conn: psycopg.Connection, sql: str, params: Any = None) -> Any:
+    """The one row a query returns."""
+    row = conn.execute(sql, params).fetchone()
+    if row is None:
+        raise RuntimeError(f"no row from {sql[:60]!r}")
+    return row
 
 
 # -- the long transaction --------------------------------------------------------------
@@ -152,11 +171,12 @@ def exact_state(conn: psycopg.Connection, tables: list[str]) -> dict[str, dict[s
     """pgstattuple of each table: exact live and dead tuples, free space."""
     out = {}
     for name in tables:
-        length, live, dead, free = conn.execute(
+        length, live, dead, free = _row(
+            conn,
             "select table_len, tuple_count, dead_tuple_count, round(free_percent::numeric, 1)"
             " from pgstattuple(%s::regclass)",
             [name],
-        ).fetchone()
+        )
         out[name] = {"heap_bytes": length, "live_tuples": live, "dead_tuples": dead, "free_percent": float(free)}
     return out
 
@@ -190,14 +210,15 @@ class PgqDequeueProbe:
         import asyncpg
         from pgqueuer.db import AsyncpgDriver
         from pgqueuer.queries import Queries
+        from pgqueuer.types import QueueEntrypoint, QueueManagerId
 
         self.loop = asyncio.new_event_loop()
         self.conn = self.loop.run_until_complete(asyncpg.connect(dsn=url))
         self.query = Queries(AsyncpgDriver(self.conn)).qbq.build_dequeue_query(
             batch_size=PROBE_LIMIT,
-            entrypoints=[PGQ_ENTRYPOINT],
+            entrypoints=[QueueEntrypoint(PGQ_ENTRYPOINT)],
             concurrency_limits=[0],
-            queue_manager_id=uuid.uuid4(),
+            queue_manager_id=QueueManagerId(uuid.uuid4()),
             global_concurrency_limit=None,
             heartbeat_timeout=timedelta(seconds=base_heartbeat_s()),
         )
@@ -234,7 +255,7 @@ class PgqDequeueProbe:
 def base_heartbeat_s() -> float:
     from peers.pgqueuer_bench import SETTINGS
 
-    return float(SETTINGS["heartbeat_timeout_s"])
+    return float(cast(float, SETTINGS["heartbeat_timeout_s"]))
 
 
 # -- the load ----------------------------------------------------------------------------
@@ -254,11 +275,11 @@ def pgqueuer_steady(
         time.sleep(0.5)
         sent, lag, produced_s = asyncio.run(_pgqueuer_produce(url, rate, seconds, producers, batch))
         with psycopg.connect(url, autocommit=True) as conn:
-            backlog_at_end = conn.execute("select count(*) from pgqueuer").fetchone()[0]
+            backlog_at_end = _row(conn, "select count(*) from pgqueuer")[0]
             deadline = time.monotonic() + 15
-            while time.monotonic() < deadline and conn.execute("select count(*) from pgqueuer").fetchone()[0]:
+            while time.monotonic() < deadline and _row(conn, "select count(*) from pgqueuer")[0]:
                 time.sleep(0.1)
-            unfinished = conn.execute("select count(*) from pgqueuer").fetchone()[0]
+            unfinished = _row(conn, "select count(*) from pgqueuer")[0]
         worker.terminate()
         res = worker.result(timeout=60)
     finally:
@@ -306,7 +327,7 @@ async def _pgqueuer_produce(
                 await asyncio.sleep(due - now)
             else:
                 lag[k] = max(lag[k], now - due)
-            payloads = [json.dumps({"n": i * batch + j}).encode() for j in range(batch)]
+            payloads: list[bytes | None] = [json.dumps({"n": i * batch + j}).encode() for j in range(batch)]
             await q.enqueue([PGQ_ENTRYPOINT] * batch, payloads, [0] * batch)
             i += 1
 
@@ -316,6 +337,74 @@ async def _pgqueuer_produce(
         for c in conns:
             await c.close()
     return list(sent), lag, loop.time() - t0
+
+
+def jq_steady_batched(
+    dsn: str, rate: float, seconds: float, slots: int, batch: int, producers: int = 8
+) -> dict[str, Any]:
+    """Figure d's load with `batch` jobs per transaction (pyjq.enqueue_many) instead of
+    one: the same worker process (bench/jq_worker_proc.py, `slots` slots), the same
+    8 producer connections on a fixed schedule, the same 15 s to finish and graceful stop."""
+    argv = [py(), jqf.WORKER, "--dsn", dsn, "--queue", f"{JQ_QUEUE}={slots}", "--mode", "run"]
+    worker = Child("jq-held-worker", argv)
+    sent = [0] * producers
+    lag = [0.0] * producers
+    calls_per_s = rate / producers / batch  # per producer
+    try:
+        start_all([worker])
+        time.sleep(0.5)
+        t0 = time.perf_counter() + 0.2
+        end = t0 + seconds
+
+        def produce(k: int) -> None:
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                i = 0
+                while True:
+                    due = t0 + (i + k / producers) / calls_per_s
+                    now = time.perf_counter()
+                    if due >= end or now >= end:  # as figure d: what was offered is what counts
+                        break
+                    if due > now:
+                        time.sleep(due - now)
+                    else:
+                        lag[k] = max(lag[k], now - due)
+                    jobs = [{"type": "noop", "queue": JQ_QUEUE, "payload": {"n": i * batch + j}} for j in range(batch)]
+                    pyjq.enqueue_many(conn, jobs)
+                    i += 1
+                sent[k] = i * batch
+
+        threads = [threading.Thread(target=produce, args=(k,), daemon=True) for k in range(producers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        produced_s = time.perf_counter() - t0
+        count = f"select count(*) from jq.jobs where queue = '{JQ_QUEUE}'"
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            backlog_at_end = _row(conn, count)[0]
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and _row(conn, count)[0]:
+                time.sleep(0.1)
+            unfinished = _row(conn, count)[0]
+        worker.terminate()
+        res = worker.result(timeout=60)
+    finally:
+        cleanup([worker])
+    offered = sum(sent)
+    return {
+        "target_jobs_per_s": rate,
+        "offered_jobs": offered,
+        "offered_jobs_per_s": rnd(offered / produced_s),
+        "seconds": rnd(produced_s, 1),
+        "producers_kept_up": offered >= 0.98 * rate * seconds,
+        "max_producer_lag_ms": rnd(max(lag) * 1000, 1),
+        "backlog_when_producers_stopped": backlog_at_end,
+        "unfinished_after_15s": unfinished,
+        "producers": producers,
+        "jobs_per_enqueue_transaction": batch,
+        "worker_settings": res["settings"],
+        "worker_stats": res["stats"],
+    }
 
 
 # -- one queue under a held snapshot ----------------------------------------------------------
@@ -335,9 +424,9 @@ class Subject:
     e2e_sql: str  # (seconds since %(t0)s of its enqueue, end-to-end ms) per offered job created after t0
 
 
-def jq_subject(dsn: str, rate: float, slots: int = JQ_SLOTS) -> Subject:
+def jq_subject(dsn: str, rate: float, slots: int = JQ_SLOTS, batch: int = 1) -> Subject:
     def tables(conn: psycopg.Connection) -> list[str]:
-        return [*JQ_TABLES, conn.execute(JQ_HISTORY_NOW).fetchone()[0]]
+        return [*JQ_TABLES, _row(conn, JQ_HISTORY_NOW)[0]]
 
     return Subject(
         name="jq",
@@ -345,7 +434,11 @@ def jq_subject(dsn: str, rate: float, slots: int = JQ_SLOTS) -> Subject:
         queue_table="jq.jobs",
         tables=tables,
         probe=lambda: JqClaimProbe(dsn),
-        load=lambda seconds: jqf.steady(dsn, rate, seconds, slots, queue=JQ_QUEUE),
+        load=lambda seconds: (
+            jqf.steady(dsn, rate, seconds, slots, queue=JQ_QUEUE)
+            if batch == 1
+            else jq_steady_batched(dsn, rate, seconds, slots, batch)
+        ),
         first_job_sql=f"select exists (select from jq.job_history where queue = '{JQ_QUEUE}' and type = 'noop')",
         e2e_sql=f"""select extract(epoch from created_at - %(t0)s), extract(epoch from finished_at - created_at) * 1000
                       from jq.job_history
@@ -353,14 +446,14 @@ def jq_subject(dsn: str, rate: float, slots: int = JQ_SLOTS) -> Subject:
     )
 
 
-def pgqueuer_subject(url: str, rate: float) -> Subject:
+def pgqueuer_subject(url: str, rate: float, batch: int = PGQ_BATCH) -> Subject:
     return Subject(
         name="pgqueuer",
         dsn=url,
         queue_table="pgqueuer",
         tables=lambda conn: list(PGQ_TABLES),
         probe=lambda: PgqDequeueProbe(url),
-        load=lambda seconds: pgqueuer_steady(url, rate, seconds),
+        load=lambda seconds: pgqueuer_steady(url, rate, seconds, batch=batch),
         first_job_sql="select exists (select from pgqueuer_log where status = 'successful')",
         e2e_sql="""select extract(epoch from q.created - %(t0)s), extract(epoch from s.created - q.created) * 1000
                      from pgqueuer_log q
@@ -369,8 +462,11 @@ def pgqueuer_subject(url: str, rate: float) -> Subject:
     )
 
 
-def measure(subject: Subject, seconds: float, recovery_s: float, log: Callable[[str], None] = _log) -> dict[str, Any]:
-    """The held-snapshot figure of one queue (see the module's docstring)."""
+def measure(
+    subject: Subject, seconds: float, recovery_s: float, hold: bool = True, log: Callable[[str], None] = _log
+) -> dict[str, Any]:
+    """The held-snapshot figure of one queue (see the module's docstring); `hold`
+    False: the same run without the long transaction (the control)."""
     mon = psycopg.connect(subject.dsn, autocommit=True)
     mon.execute("create extension if not exists pgstattuple")
     probe = subject.probe()
@@ -378,28 +474,34 @@ def measure(subject: Subject, seconds: float, recovery_s: float, log: Callable[[
     load_errors: list[BaseException] = []
     holder = None
     try:
-        holder = HeldSnapshot(subject.dsn)
-        tables = subject.tables(mon)
-        fresh = {"claim": probe.sample(), "tables": table_sizes(mon, tables), "exact": exact_state(mon, tables)}
+        installed = {"claim": probe.sample(), "tables": table_sizes(mon, subject.tables(mon))}
         loadavg_start = os.getloadavg()
 
         def run_load() -> None:
-            try:
-                load_result.update(subject.load(seconds + recovery_s))
+            try:  # a little longer than the sampling, so the recovery is sampled under load to its end
+                load_result.update(subject.load(WARMUP_S + seconds + recovery_s + 10))
             except BaseException as exc:  # reported below
                 load_errors.append(exc)
 
         loader = threading.Thread(target=run_load, daemon=True)
         loader.start()
         _wait_first_job(mon, subject.first_job_sql, loader)
-        t0_db = mon.execute("select now()").fetchone()[0]
-        log(f"{subject.name}: load running, snapshot held; sampling every {SAMPLE_EVERY_S:.0f} s for {seconds:.0f} s")
+        load_t0_db = _row(mon, "select now()")[0]
+        log(f"{subject.name}: load running; fresh sample after {WARMUP_S:.0f} s, before the snapshot")
+        time.sleep(WARMUP_S)
+        tables = subject.tables(mon)
+        fresh = {"claim": probe.sample(), "tables": table_sizes(mon, tables), "exact": exact_state(mon, tables)}
+        holder = HeldSnapshot(subject.dsn) if hold else None
+        since = time.perf_counter()
+        held_t0_db = _row(mon, "select now()")[0]
+        held = "held" if hold else "NOT held (control)"
+        log(f"{subject.name}: snapshot {held}; sampling every {SAMPLE_EVERY_S:.0f} s for {seconds:.0f} s")
         timeline = _sample_held(mon, probe, subject, seconds, log)
         tables = subject.tables(mon)  # history's partition may have changed (midnight UTC)
         end_exact = exact_state(mon, tables)
-        xmin_age = holder.xmin_age(mon)
-        released_db = mon.execute("select now()").fetchone()[0]
-        held_for = holder.release()
+        xmin_age = holder.xmin_age(mon) if holder else None
+        released_db = _row(mon, "select now()")[0]
+        held_for = holder.release() if holder else time.perf_counter() - since
         holder = None
         log(f"{subject.name}: snapshot released after {held_for:.0f} s; recovery, every {RECOVERY_EVERY_S:.0f} s")
         recovery = _sample_recovery(mon, probe, subject, fresh, recovery_s)
@@ -407,7 +509,13 @@ def measure(subject: Subject, seconds: float, recovery_s: float, log: Callable[[
         if load_errors:
             raise load_errors[0]
         loadavg_end = os.getloadavg()
-        e2e = _end_to_end(mon, subject.e2e_sql, t0_db, (released_db - t0_db).total_seconds())
+        e2e = _end_to_end(
+            mon,
+            subject.e2e_sql,
+            load_t0_db,
+            (held_t0_db - load_t0_db).total_seconds(),
+            (released_db - held_t0_db).total_seconds(),
+        )
     finally:
         if holder is not None:
             holder.conn.close()  # the transaction ends with its session
@@ -421,6 +529,8 @@ def measure(subject: Subject, seconds: float, recovery_s: float, log: Callable[[
         recovery=recovery,
         e2e=e2e,
         extra={
+            "as_installed": installed,
+            "snapshot_held": hold,
             "snapshot_held_s": rnd(held_for, 1),
             "snapshot_xmin_age_at_end": xmin_age,
             "load": load_result,
@@ -434,7 +544,7 @@ def measure(subject: Subject, seconds: float, recovery_s: float, log: Callable[[
 def _wait_first_job(conn: psycopg.Connection, sql: str, loader: threading.Thread, timeout: float = 120) -> None:
     """Until the worker has finished its first offered job: the held period starts with the load."""
     deadline = time.monotonic() + timeout
-    while not conn.execute(sql).fetchone()[0]:
+    while not _row(conn, sql)[0]:
         if not loader.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the load did not start (see .tmp/bench/*.log)")
         time.sleep(0.1)
@@ -496,20 +606,26 @@ def _sample_recovery(
     }
 
 
-def _end_to_end(conn: psycopg.Connection, sql: str, t0: datetime, held_s: float) -> dict[str, Any]:
-    rows = [(float(t), float(ms)) for t, ms in conn.execute(sql, {"t0": t0}).fetchall()]
-    held = [(t, ms) for t, ms in rows if t < held_s]
+def _end_to_end(
+    conn: psycopg.Connection, sql: str, load_t0: datetime, warmup_s: float, held_s: float
+) -> dict[str, Any]:
+    """End-to-end latency of the jobs enqueued in the warm-up (fresh), while the snapshot
+    was held (overall and per minute) and after its release."""
+    rows = [(float(t) - warmup_s, float(ms)) for t, ms in conn.execute(sql, {"t0": load_t0}).fetchall()]
+    held = [(t, ms) for t, ms in rows if 0 <= t < held_s]
     per_minute: dict[int, list[float]] = {}
+    last_full = max(0, int(held_s // 60) - 1)  # the seconds past the last full minute count with it
     for t, ms in held:
-        per_minute.setdefault(int(t // 60), []).append(ms)
+        per_minute.setdefault(min(int(t // 60), last_full), []).append(ms)
     minutes = [
         {"minute": m + 1, "jobs": len(v), "p50_ms": rnd(percentile(v, 50), 2), "p95_ms": rnd(percentile(v, 95), 2)}
         for m, v in sorted(per_minute.items())
     ]
     return {
+        "fresh": latency_summary([ms for t, ms in rows if t < 0]),
         "held": latency_summary([ms for _, ms in held]),
         "per_minute_held": minutes,
-        "worst_minute_p95_ms": max((m["p95_ms"] for m in minutes), default=None),
+        "worst_minute_p95_ms": max((m["p95_ms"] for m in minutes if m["p95_ms"] is not None), default=None),
         "recovery": latency_summary([ms for t, ms in rows if t >= held_s]),
     }
 
@@ -525,7 +641,9 @@ def _summarise(
     extra: dict[str, Any],
 ) -> dict[str, Any]:
     claims = [s["claim"]["median_ms"] for s in timeline]
-    start, end = fresh["claim"], timeline[-1]["claim"]
+    start, last = fresh["claim"], timeline[-1]["claim"]
+    # "At the end": the median of the last three samples (15 s), steadier than the last one alone.
+    end_ms = statistics.median(claims[-END_SAMPLES:])
     worst = max(timeline, key=lambda s: s["claim"]["median_ms"])
     tables = {}
     for name in fresh["tables"].keys() | timeline[-1]["tables"].keys():
@@ -550,12 +668,14 @@ def _summarise(
         "queue": subject.name,
         "claim_ms": {
             "fresh": start["median_ms"],
-            "end": end["median_ms"],
+            "end": rnd(end_ms, 3),
+            "end_is": f"median of the last {END_SAMPLES} samples",
+            "last_sample": last["median_ms"],
             "worst": worst["claim"]["median_ms"],
             "worst_at_s": worst["t_s"],
-            "end_over_fresh": rnd(end["median_ms"] / start["median_ms"], 2),
+            "end_over_fresh": rnd(end_ms / start["median_ms"], 2),
             "worst_over_fresh": rnd(worst["claim"]["median_ms"] / start["median_ms"], 2),
-            "buffers": {"fresh": start["buffers"], "end": end["buffers"]},
+            "buffers": {"fresh": start["buffers"], "end": last["buffers"]},
             "median_of_samples": rnd(statistics.median(claims), 3),
         },
         "queue_table": subject.queue_table,
@@ -588,19 +708,24 @@ def run(
     recovery_s: float = 60,
     slots: int = JQ_SLOTS,
     log: Callable[[str], None] = _log,
+    hold: bool = True,
+    batch: int = DEFAULT_BATCH,
 ) -> dict[str, Any]:
-    """Figure j: jq, then PgQueuer (unless `pgqueuer_url` is None), each in its own database."""
+    """Figure j: jq, then PgQueuer (unless `pgqueuer_url` is None), each in its own database
+    (`hold` False: the control, the same load without the long transaction)."""
     out: dict[str, Any] = {
         "rate": rate,
         "seconds": seconds,
         "recovery_s": recovery_s,
         "sample_every_s": SAMPLE_EVERY_S,
         "probe": {"calls_per_sample": PROBE_SAMPLES, "limit": PROBE_LIMIT, "each": "own transaction, rolled back"},
-        "jq": measure(jq_subject(jq_dsn, rate, slots), seconds, recovery_s, log),
+        "snapshot_held": hold,
+        "jobs_per_enqueue_transaction": batch,
+        "jq": measure(jq_subject(jq_dsn, rate, slots, batch), seconds, recovery_s, hold, log),
     }
     if pgqueuer_url is not None:
         base.pgqueuer_install(pgqueuer_url)
-        out["pgqueuer"] = measure(pgqueuer_subject(pgqueuer_url, rate), seconds, recovery_s, log)
+        out["pgqueuer"] = measure(pgqueuer_subject(pgqueuer_url, rate, batch), seconds, recovery_s, hold, log)
         out["pgqueuer_settings"] = base.pgqueuer_settings()
     out["targets"] = targets(out)
     out["summary"] = summary_row(out)
@@ -691,7 +816,7 @@ def _url(dsn: str) -> str:
     if "://" in dsn:
         return dsn
     p = conninfo_to_dict(dsn)
-    auth = p.get("user", "")
+    auth = str(p.get("user", ""))
     if p.get("password"):
         auth += f":{p['password']}"
     return f"postgresql://{auth}{'@' if auth else ''}{p.get('host', '')}:{p.get('port', 5432)}/{p.get('dbname', '')}"
@@ -707,30 +832,39 @@ def main() -> None:
         "--dsn", default=None, help="an existing database (jq is installed into it; PgQueuer too, in public)"
     )
     ap.add_argument("--skip-pgqueuer", action="store_true", help="jq only")
+    ap.add_argument("--control", action="store_true", help="the same run without the held snapshot")
+    ap.add_argument(
+        "--batch",
+        type=int,
+        default=DEFAULT_BATCH,
+        help=f"jobs per enqueue transaction, both queues (default {DEFAULT_BATCH}; 1: jq runs figure d's own load)",
+    )
     ap.add_argument("--out", default=str(RESULTS), help=f"also write the JSON here (default {RESULTS})")
     args = ap.parse_args()
     seconds = args.seconds or (120 if args.quick else 600)
     t0 = time.perf_counter()
     started = datetime.now(UTC).isoformat(timespec="seconds")
     if args.dsn:
-        import pyjq
-
         with psycopg.connect(args.dsn, autocommit=True) as conn:
             pyjq.install(conn)
-        result = run(args.dsn, None if args.skip_pgqueuer else _url(args.dsn), seconds, args.rate, args.recovery)
+        pgq_url = None if args.skip_pgqueuer else _url(args.dsn)
+        result = run(args.dsn, pgq_url, seconds, args.rate, args.recovery, hold=not args.control, batch=args.batch)
         server_info: dict[str, Any] = {"dsn": args.dsn}
     else:
         from server import BenchServer
 
         sql_dir = Path(os.environ.get("JQ_BENCH_SQL") or BENCH.parent / "sql")
-        with BenchServer() as server:
+        server = BenchServer()
+        with server:
             server.createdb("held_jq")
             server.psql("held_jq", "-f", str(sql_dir / "install.sql"))
             pgq = None
             if not args.skip_pgqueuer:
                 server.createdb("held_pgqueuer")
                 pgq = server.url("held_pgqueuer")
-            result = run(server.dsn("held_jq"), pgq, seconds, args.rate, args.recovery)
+            result = run(
+                server.dsn("held_jq"), pgq, seconds, args.rate, args.recovery, hold=not args.control, batch=args.batch
+            )
             server_info = {"throwaway": True, "settings": "PostgreSQL defaults (bench/server.py)"}
     result["meta"] = {
         "date": started,
