@@ -731,7 +731,8 @@ def run(
     out["summary"] = summary_row(out)
     out["counts"] = (
         "claim: median of 5 calls each rolled back, every 5 s; sizes: pg_total_relation_size; dead: n_dead_tup "
-        "(pgstattuple at start and end); end to end: enqueue transaction start to completion record"
+        "(pgstattuple at start and end); end to end: enqueue transaction start to completion record, of the jobs "
+        "finished by the end of the run (load.unfinished_after_15s: those that were not)"
     )
     return out
 
