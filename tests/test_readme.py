@@ -127,6 +127,8 @@ def test_readme_tasks_example_enqueues_checks_and_runs(db, dsn, tmp_path, monkey
         ("send_welcome_email", "urgent", "succeeded", 8, "welcome:42"),
     ]
     assert db.execute("select count(*) from jq.jobs").fetchone() == (0,)  # the refused payload wrote nothing
+
+
 def test_readme_sqlalchemy_example(db, dsn, monkeypatch):
     from sqlalchemy.engine import URL
 
