@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 
 from ..auth import Principal
 from ..db import Database
 from ..errors import ApiError
+from ..fields import QueueName
 from ..operator_models import (
     BulkRequest,
     BulkResult,
@@ -29,6 +30,8 @@ from ..operator_models import (
 from .common import TokenCheck, error_responses, json_response
 
 __all__ = ["add_operator_job_routes"]
+
+QueueParam = Annotated[QueueName, Path(description="Queue name.")]
 
 _FILTER_KEYS = (
     "queue", "type", "status", "tenant", "created_after", "created_before", "finished_after", "finished_before",
@@ -119,7 +122,9 @@ def add_operator_job_routes(router: APIRouter, db: Database, admin: TokenCheck) 
         response_model=None,
         responses={200: {"model": PauseResult, "description": "Paused."}, **error_responses(400, 422)},
     )
-    async def queue_pause(queue: str, body: PauseRequest | None = None, principal: Principal = admin) -> JSONResponse:
+    async def queue_pause(
+        queue: QueueParam, body: PauseRequest | None = None, principal: Principal = admin
+    ) -> JSONResponse:
         type_ = body.type if body else None
         changed = await db.queue_pause(queue, type_, actor=principal.name)
         return json_response(PauseResult(queue=queue, type=type_, changed=changed))
@@ -131,7 +136,9 @@ def add_operator_job_routes(router: APIRouter, db: Database, admin: TokenCheck) 
         response_model=None,
         responses={200: {"model": PauseResult, "description": "Resumed."}, **error_responses(400, 422)},
     )
-    async def queue_resume(queue: str, body: PauseRequest | None = None, principal: Principal = admin) -> JSONResponse:
+    async def queue_resume(
+        queue: QueueParam, body: PauseRequest | None = None, principal: Principal = admin
+    ) -> JSONResponse:
         type_ = body.type if body else None
         changed = await db.queue_resume(queue, type_, actor=principal.name)
         return json_response(PauseResult(queue=queue, type=type_, changed=changed))
