@@ -225,6 +225,8 @@ def test_http_lists_jobs_by_pages_and_filters(db, client):
     assert len(contains["jobs"]) == 1
     bad = client.get("/jobs", params={"payload": "{not json"}, headers=ADMIN)
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "INVALID_ARGUMENT"
+    unknown = client.get("/jobs", params={"colour": "blue"}, headers=ADMIN)
+    assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "colour"
     bad_cursor = client.get("/jobs", params={"cursor": "nope"}, headers=ADMIN)
     assert bad_cursor.status_code == 422 and "cursor" in bad_cursor.json()["error"]["message"]
 
