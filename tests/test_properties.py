@@ -837,6 +837,20 @@ WILD_TIMESTAMP_ARRAY = [
     ]
 ]
 WILD_BOOL = [_raw(s) for s in ["t", "f", "yes", "0", "maybe", ""]]
+# jq_complete's p_results (job results, #18 point 5).
+WILD_JSON_ARRAY = [
+    _raw(s)
+    for s in [
+        "{}",
+        "{NULL}",
+        "{NULL,NULL,NULL}",
+        '{"{\\"a\\": 1}"}',
+        '{"\\"' + "x" * 70000 + '\\""}',
+        '{"{\\"a\\":}"}',
+        "not an array",
+        "",
+    ]
+]
 
 # jq_complete's results: arrays of JSON texts, some not JSON, some null.
 WILD_JSONB_ARRAY = [
@@ -857,6 +871,7 @@ WILD = {
     "jsonb[]": WILD_JSONB_ARRAY,
     "timestamp with time zone[]": WILD_TIMESTAMP_ARRAY,
     "boolean": WILD_BOOL,
+    "jsonb[]": WILD_JSON_ARRAY,
 }
 
 # Valid values by argument name (else by type): the seeded state makes most calls succeed.
@@ -906,6 +921,7 @@ VALID_BY_TYPE = {
     "jsonb[]": ['{"{\\"pdf\\": \\"s3://i/1.pdf\\"}"}', "{NULL}"],
     "timestamp with time zone[]": ['{"2030-01-01T00:00:00Z"}'],
     "boolean": ["true"],
+    "jsonb[]": ["{NULL}", '{"{\\"rows\\": 1}"}'],
 }
 
 
