@@ -50,7 +50,10 @@ SCENARIOS = [
 
 def _python312() -> str | None:
     """A python3.12 that runs: on PATH, else pyenv's (a pyenv shim on PATH may refuse when 3.12 is not selected)."""
-    candidates = [shutil.which("python3.12"), *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")), reverse=True)]
+    candidates = [
+        shutil.which("python3.12"),
+        *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")), reverse=True),
+    ]
     for candidate in filter(None, candidates):
         if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
             return candidate
