@@ -42,6 +42,7 @@ begin;
 \ir functions/dead_letters.sql
 \ir functions/maintenance.sql
 \ir functions/schedules.sql
+\ir functions/throughput.sql
 \ir roles.sql
 \ir record_release.sql
 commit;

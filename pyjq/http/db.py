@@ -18,7 +18,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -27,7 +27,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from .._calls import admin, expect_row, jobs, policies, registry
+from .._calls import admin, expect_row, jobs, policies, registry, throughput
 from .._calls import schedules as schedule_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 
@@ -123,9 +123,9 @@ class Database:
         async with self._connection() as conn:
             return await jobs.STATUS.run_async(conn, job_id=job_id)
 
-    async def cancel(self, job_id: UUID) -> tuple[str, str | None]:
+    async def cancel(self, job_id: UUID, *, actor: str | None = None) -> tuple[str, str | None]:
         """jq_cancel's answer, and for a finished job its final status."""
-        async with self._connection() as conn:
+        async with self._connection(actor) as conn:
             result = await jobs.CANCEL.run_async(conn, job_id=job_id)
             final = await jobs.STATUS.run_async(conn, job_id=job_id) if result == "finished" else None
         return result, (final.status if final else None)
@@ -137,9 +137,15 @@ class Database:
             return await admin.DEAD_GROUPS.run_async(conn, since=since, type=type)
 
     async def retry_dead(
-        self, *, type: str | None, error: str | None, since: datetime | None, limit: int | None
+        self,
+        *,
+        type: str | None,
+        error: str | None,
+        since: datetime | None,
+        limit: int | None,
+        actor: str | None = None,
     ) -> int:
-        async with self._connection() as conn:
+        async with self._connection(actor) as conn:
             return await admin.RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
 
     async def stats(self) -> list[admin.QueueStats]:
@@ -209,9 +215,15 @@ class Database:
             return await policies.TENANT_POLICIES.run_async(conn)
 
     async def tenant_policy_set(
-        self, queue: str, tenant: str | None, *, weight: int | None, max_running: int | None
+        self,
+        queue: str,
+        tenant: str | None,
+        *,
+        weight: int | None,
+        max_running: int | None,
+        actor: str | None = None,
     ) -> policies.TenantPolicy:
-        async with self._connection() as conn:
+        async with self._connection(actor) as conn:
             row = await policies.TENANT_POLICY_SET.run_async(
                 conn, queue=queue, tenant=tenant, weight=weight, max_running=max_running
             )
@@ -233,3 +245,17 @@ class Database:
     async def workers(self) -> list[registry.WorkerInfo]:
         async with self._connection() as conn:
             return await registry.WORKERS.run_async(conn)
+
+    # -- the operator console (pyjq.http.ui) ------------------------------------------------
+
+    async def throughput(self, *, since: datetime | None, bucket: timedelta) -> list[throughput.ThroughputBucket]:
+        async with self._connection() as conn:
+            return await throughput.THROUGHPUT.run_async(conn, since=since, bucket=bucket)
+
+    async def schedule_pause(self, name: str, *, actor: str | None = None) -> bool:
+        async with self._connection(actor) as conn:
+            return bool(await schedule_calls.SCHEDULE_PAUSE.run_async(conn, name=name))
+
+    async def schedule_resume(self, name: str, *, actor: str | None = None) -> bool:
+        async with self._connection(actor) as conn:
+            return bool(await schedule_calls.SCHEDULE_RESUME.run_async(conn, name=name))

@@ -42,7 +42,8 @@ select fn, unnest(roles) from (values
     ('jq_key_limit_set',        array['jq_admin']),
     ('jq_key_limit_delete',     array['jq_admin']),
     ('jq_queue_set_fair',       array['jq_admin']),
-    ('jq_tenants',              array['jq_admin'])) v(fn, roles);
+    ('jq_tenants',              array['jq_admin']),
+    ('jq_throughput',           array['jq_admin'])) v(fn, roles);
 
 select set_eq(
     $$select p.proname::text, r.role
