@@ -62,3 +62,43 @@ def login(client: httpx.Client, token: str) -> str:
     found = CSRF_FIELD.search(page.text)
     assert found, "no CSRF field on the overview"
     return found.group(1)
+
+
+def seed(db: psycopg.Connection) -> None:
+    """A small, believable queue to look at: live jobs on three queues, finished history, two dead
+    groups, a schedule, tenants with a policy and a registered worker."""
+    import pyjq
+
+    for i in range(12):
+        pyjq.enqueue(db, "export_row", {"row": i}, queue="bulk")
+    for i in range(4):
+        pyjq.enqueue(db, "send_password_reset", {"user_id": i}, queue="urgent", priority=10)
+    for tenant in ("acme", "globex", "acme", "initech"):
+        pyjq.enqueue(db, "generate_invoice_pdf", {"invoice": f"inv_{tenant}"}, tenant=tenant)
+    done = db.execute("select id from jq.jq_claim('bulk', 'seed-worker', 5)").fetchall()
+    db.execute("select jq.jq_complete(%s::uuid[], 'seed-worker')", [[r[0] for r in done[:4]]])
+    bury(
+        db,
+        "deliver_webhook",
+        "RuntimeError: HTTP 503 from hooks.example.com for evt_1\n"
+        'Traceback (most recent call last):\n  File "app/hooks.py", line 42, in deliver\n'
+        '    raise RuntimeError(f"HTTP {r.status} from {host} for {event}")',
+        3,
+        queue="webhooks",
+    )
+    bury(db, "charge_card", "TimeoutError: provider did not answer in 10 s", 1, queue="payments")
+    pyjq.schedule_put(
+        db,
+        "daily-digest",
+        cron="0 8 * * *",
+        timezone="Asia/Kolkata",
+        type="send_daily_digest",
+        payload={"kind": "daily"},
+        jitter_seconds=600,
+    )
+    pyjq.tenant_policy_set(db, "default", "acme", weight=3, max_running=5)
+    db.execute(
+        "select * from jq.jq_worker_register('web-1:4242', '{\"default\": 20, \"urgent\": 10}'::jsonb,"
+        " 'web-1', 4242, %s)",
+        [pyjq.__version__],
+    )

@@ -12,7 +12,7 @@ from ..._calls.throughput import ThroughputBucket
 __all__ = ["Chart", "Totals", "build_chart", "totals"]
 
 WIDTH, HEIGHT = 720, 200
-LEFT, RIGHT, TOP, BOTTOM = 48, 8, 12, 28  # room for the axis labels
+LEFT, RIGHT, TOP, BOTTOM = 48, 8, 26, 28  # room for the axis labels
 
 
 @dataclass(frozen=True, slots=True)
