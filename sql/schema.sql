@@ -2781,6 +2781,76 @@ $$;
 COMMENT ON FUNCTION jq.jq_tenants(p_queue text) IS 'Per (queue, tenant) with live jobs (queue or null for all): ready, scheduled, running, the weight and max_running in force, and jobs served while tenants shared the queue.';
 
 --
+-- Name: jq_throughput(timestamp with time zone, interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_throughput(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_bucket interval DEFAULT '01:00:00'::interval) RETURNS TABLE(bucket_start timestamp with time zone, succeeded bigint, cancelled bigint, dead bigint, failed_attempts bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_now    timestamptz := jq._now();
+    v_since  timestamptz := coalesce(p_since, v_now - interval '1 day');
+    v_step   double precision;
+    v_first  timestamptz;
+begin
+    if p_bucket is null or p_bucket < interval '1 second' or p_bucket > interval '31 days' then
+        perform jq._raise_bad_argument(
+            format('p_bucket must be between 1 second and 31 days, got %s', coalesce(p_bucket::text, 'null')),
+            '22023', 'for example interval ''5 minutes'' or ''1 hour''');
+    end if;
+    if v_since > v_now then
+        perform jq._raise_bad_argument(
+            format('p_since must not be in the future (now %s, got %s)', v_now, v_since), '22023');
+    end if;
+    v_step := extract(epoch from p_bucket);
+    if (extract(epoch from v_now) - extract(epoch from v_since)) / v_step > 10000 then
+        perform jq._raise_bad_argument(
+            format('p_since and p_bucket make more than 10000 buckets (%s to %s by %s)', v_since, v_now, p_bucket),
+            '22023', 'use a larger p_bucket or a later p_since');
+    end if;
+    v_first := to_timestamp(floor(extract(epoch from v_since) / v_step) * v_step);
+
+    return query
+    with buckets as (
+        select b as bucket_start
+          from generate_series(v_first, v_now, p_bucket) b
+    ), finished as (
+        select to_timestamp(floor(extract(epoch from h.finished_at) / v_step) * v_step) as bucket_start,
+               count(*) filter (where h.status = 'succeeded') as succeeded,
+               count(*) filter (where h.status = 'cancelled') as cancelled,
+               coalesce(sum(greatest(h.attempts - 1, 0)) filter (where h.status = 'succeeded'), 0) as failed
+          from jq.job_history h
+         where h.finished_at >= v_first and h.finished_at <= v_now
+         group by 1
+    ), buried as (
+        select to_timestamp(floor(extract(epoch from d.failed_at) / v_step) * v_step) as bucket_start,
+               count(*) as dead,
+               sum(d.attempts) as failed
+          from jq.dead_jobs d
+         where d.failed_at >= v_first and d.failed_at <= v_now
+         group by 1
+    )
+    select b.bucket_start,
+           coalesce(f.succeeded, 0)::bigint,
+           coalesce(f.cancelled, 0)::bigint,
+           coalesce(d.dead, 0)::bigint,
+           (coalesce(f.failed, 0) + coalesce(d.failed, 0))::bigint
+      from buckets b
+      left join finished f on f.bucket_start = b.bucket_start
+      left join buried d on d.bucket_start = b.bucket_start
+     order by b.bucket_start;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_throughput(p_since timestamp with time zone, p_bucket interval); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) IS 'Jobs finished per time bucket from p_since (default a day ago) to now: (bucket_start, succeeded, cancelled, dead, failed_attempts); every bucket listed. Reads job_history by its partition key finished_at and dead_jobs by failed_at.';
+
+--
 -- Name: jq_version(); Type: FUNCTION; Schema: jq
 --
 
@@ -4187,6 +4257,13 @@ GRANT ALL ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_wei
 
 REVOKE ALL ON FUNCTION jq.jq_tenants(p_queue text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_tenants(p_queue text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_throughput(p_since timestamp with time zone, p_bucket interval); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_version(); Type: ACL; Schema: jq

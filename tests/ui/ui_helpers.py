@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -75,6 +76,7 @@ def seed(db: psycopg.Connection) -> None:
         pyjq.enqueue(db, "send_password_reset", {"user_id": i}, queue="urgent", priority=10)
     for tenant in ("acme", "globex", "acme", "initech"):
         pyjq.enqueue(db, "generate_invoice_pdf", {"invoice": f"inv_{tenant}"}, tenant=tenant)
+    _seed_history(db)
     done = db.execute("select id from jq.jq_claim('bulk', 'seed-worker', 5)").fetchall()
     db.execute("select jq.jq_complete(%s::uuid[], 'seed-worker')", [[r[0] for r in done[:4]]])
     bury(
@@ -102,3 +104,23 @@ def seed(db: psycopg.Connection) -> None:
         " 'web-1', 4242, %s)",
         [pyjq.__version__],
     )
+
+
+def _seed_history(db: psycopg.Connection) -> None:
+    """Jobs finished over the last day (jq's test clock set back), so that the charts have a shape."""
+    import pyjq
+
+    now = db.execute("select now()").fetchone()[0]
+    try:
+        for step in range(30):
+            at = now - timedelta(minutes=47 * step + 3)
+            db.execute("select set_config('jq.now', %s, false)", [at.isoformat()])
+            ok = 3 + (step * 7) % 11
+            ids = [pyjq.enqueue(db, "send_welcome_email", {"n": k}, queue="history").job_id for k in range(ok)]
+            claimed = db.execute("select id from jq.jq_claim('history', 'seed-worker', 100)").fetchall()
+            db.execute("select jq.jq_complete(%s::uuid[], 'seed-worker')", [[r[0] for r in claimed]])
+            assert len(claimed) == len(ids)
+            if step % 4 == 1:
+                bury(db, "sync_crm", "ConnectionError: crm.example.com refused the connection", 1, queue="history")
+    finally:
+        db.execute("select set_config('jq.now', '', false)")
