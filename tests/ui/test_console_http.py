@@ -122,3 +122,28 @@ def test_without_jinja2_the_api_serves_and_the_console_is_absent(dsn):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+def test_schedule_and_policy_actions_call_jq_and_say_what_they_did(client, db):
+    pyjq.schedule_put(db, "digest", cron="0 8 * * *", timezone="Asia/Kolkata", type="send_daily_digest")
+    csrf = login(client, ADMIN_TOKEN)
+    referer = {"Referer": f"{client.base_url}/ui/schedules"}
+    assert client.post("/ui/schedules/digest/pause", data={"csrf": csrf}, headers=referer).status_code == 303
+    assert pyjq.schedules(db)[0].paused
+    assert "Schedule digest paused." in client.get("/ui/schedules").text  # the notice, shown once
+    assert "Schedule digest paused." not in client.get("/ui/schedules").text
+    client.post("/ui/schedules/digest/resume", data={"csrf": csrf})
+    assert not pyjq.schedules(db)[0].paused
+    client.post("/ui/schedules/digest/run", data={"csrf": csrf})
+    assert db.execute("select count(*) from jq.jobs where type = 'send_daily_digest'").fetchone()[0] == 1
+    client.post("/ui/schedules/missing/pause", data={"csrf": csrf})
+    assert "No schedule &#39;missing&#39;" in client.get("/ui/schedules").text
+
+    form = {"csrf": csrf, "queue": "default", "tenant": "acme", "weight": "4", "max_running": ""}
+    client.post("/ui/tenants/policy", data=form)
+    assert [(p.tenant, p.weight, p.max_running) for p in pyjq.tenant_policies(db)] == [("acme", 4, None)]
+    client.post("/ui/tenants/policy", data={**form, "weight": "heavy"})
+    assert "The weight must be a whole number" in client.get("/ui/tenants").text
+    client.post("/ui/tenants/policy", data={**form, "weight": "0"})  # jq refuses: its message is shown
+    page = client.get("/ui/tenants").text
+    assert "notice-error" in page
