@@ -7,6 +7,8 @@ function is named like its SQL function without ``jq_`` (``schedule_put`` is
 AsyncConnection. Results are small frozen dataclasses.
 """
 
+from .attempts import JobAttempt, job_attempts, job_attempts_async
+from .audit import AuditEntry, audit_log, audit_log_async
 from .client import (
     DeadGroup,
     EnqueueResult,
@@ -31,6 +33,7 @@ from .client import (
     version,
     version_async,
 )
+from .dead_letters import WINDOWS, closest_groups, dead_retry_hint, dead_retry_hint_async, window_since
 from .errors import (
     InvalidArgument,
     InvalidTimestamp,
@@ -178,4 +181,18 @@ __all__ = [
     "version_async",
     "workers",
     "workers_async",
+]
+# Operator console calls (#17 1d-1f): dead-letter hints and windows, the audit log, per-attempt errors.
+__all__ += [
+    "WINDOWS",
+    "AuditEntry",
+    "JobAttempt",
+    "audit_log",
+    "audit_log_async",
+    "closest_groups",
+    "dead_retry_hint",
+    "dead_retry_hint_async",
+    "job_attempts",
+    "job_attempts_async",
+    "window_since",
 ]

@@ -190,17 +190,27 @@ async def cancel_async(conn: psycopg.AsyncConnection, job_id: UUID | str) -> str
 
 
 @takes_connection
-def dead_groups(conn: psycopg.Connection, *, since: datetime | None = None, type: str | None = None) -> list[DeadGroup]:
-    """Dead jobs grouped by type and normalised error, largest first (jq_dead_groups)."""
-    return DEAD_GROUPS.run(conn, since=since, type=type)
+def dead_groups(
+    conn: psycopg.Connection, *, since: datetime | None = None, type: str | None = None, error: str | None = None
+) -> list[DeadGroup]:
+    """Dead jobs grouped by type and normalised error, largest first (jq_dead_groups).
+
+    ``error`` keeps the groups retry_dead would take with it: the fingerprint, a raw message of the
+    group, or a case-insensitive substring of the fingerprint or of the sample error's first line.
+    """
+    return DEAD_GROUPS.run(conn, since=since, type=type, error=error)
 
 
 @takes_async_connection
 async def dead_groups_async(
-    conn: psycopg.AsyncConnection, *, since: datetime | None = None, type: str | None = None
+    conn: psycopg.AsyncConnection,
+    *,
+    since: datetime | None = None,
+    type: str | None = None,
+    error: str | None = None,
 ) -> list[DeadGroup]:
     """dead_groups on an async connection."""
-    return await DEAD_GROUPS.run_async(conn, since=since, type=type)
+    return await DEAD_GROUPS.run_async(conn, since=since, type=type, error=error)
 
 
 @takes_connection
@@ -212,7 +222,9 @@ def retry_dead(
     since: datetime | None = None,
     limit: int | None = None,
 ) -> int:
-    """Requeue a group of dead jobs (jq_retry_dead); returns how many."""
+    """Requeue the dead jobs of the groups ``type`` and ``error`` select, as dead_groups lists them
+    (jq_retry_dead); returns how many, 0 when nothing matched (pyjq.dead_retry_hint lists the closest
+    groups then)."""
     return RETRY_DEAD.run(conn, type=type, error=error, since=since, limit=limit)
 
 

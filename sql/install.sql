@@ -28,9 +28,13 @@ begin;
 \ir migrations/0005_bounds_and_clock.sql
 \ir migrations/0006_workers.sql
 \ir migrations/0007_audit_log.sql
+\ir migrations/0008_queue_pause_and_listing.sql
+\ir migrations/0009_dead_letters_and_attempts.sql
+\ir migrations/0010_job_results.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
+\ir functions/limits.sql
 \ir functions/enqueue.sql
 \ir functions/policies.sql
 \ir functions/workers.sql
@@ -40,8 +44,11 @@ begin;
 \ir functions/finish.sql
 \ir functions/lookup.sql
 \ir functions/dead_letters.sql
+\ir functions/attempts.sql
 \ir functions/maintenance.sql
 \ir functions/schedules.sql
+\ir functions/queue_pause.sql
+\ir functions/operator_jobs.sql
 \ir functions/throughput.sql
 \ir roles.sql
 \ir record_release.sql

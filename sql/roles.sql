@@ -1,10 +1,10 @@
 -- Roles and grants, re-applied on every install.
 --
---   jq_producer  enqueue, status, cancel
+--   jq_producer  enqueue, status, cancel, limits
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
 --                worker_deregister), maintain, stats, and firing schedules (schedules_due,
---                schedules_fire: the scheduler runs inside every worker)
+--                schedules_fire: the scheduler runs inside every worker), limits
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
 --                schedules (schedule_put/_delete/_pause/_resume, schedules),
@@ -39,12 +39,13 @@ grant execute on function
     jq.jq_enqueue_many(jsonb),
     jq.jq_status(uuid),
     jq.jq_cancel(uuid),
-    jq.jq_version()
+    jq.jq_version(),
+    jq.jq_limits()
 to jq_producer;
 
 grant execute on function
     jq.jq_claim(text, text, integer, interval, text[]),
-    jq.jq_complete(uuid[], text),
+    jq.jq_complete(uuid[], text, jsonb[]),
     jq.jq_fail(uuid, text, text, interval, boolean),
     jq.jq_heartbeat(uuid[], text, interval),
     jq.jq_release(uuid[], text),
@@ -57,8 +58,11 @@ grant execute on function
     jq.jq_status(uuid),
     jq.jq_version(),
     jq.jq_schedules_due(integer),
-    jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[])
+    jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]),
+    jq.jq_limits()
 to jq_worker;
+-- A worker's handler may read its job's earlier attempts; producers see only last_error (jq_status).
+grant execute on function jq.jq_job_attempts(uuid) to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;
 grant select on all tables in schema jq to jq_admin;
@@ -67,3 +71,5 @@ revoke update on jq.settings from jq_admin;
 grant update (idempotency_window, history_retention, history_premake_days, default_max_attempts,
               max_payload_bytes, max_payload_depth, max_error_length)
     on jq.settings to jq_admin;
+grant update (dead_retention, audit_retention) on jq.settings to jq_admin;
+grant update (max_result_bytes) on jq.settings to jq_admin;

@@ -46,6 +46,44 @@ CREATE TYPE jq.claim_job AS (
 );
 
 --
+-- Name: _actor(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._actor() RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+    select left(coalesce(nullif(btrim(current_setting('jq.actor', true)), ''), session_user), 255)
+$$;
+
+--
+-- Name: _attempt_error(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._attempt_error(p_error text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when char_length(p_error) <= 2000 then p_error
+                else left(p_error, 1000) || E'\n... [cut] ...\n' || right(p_error, 985) end
+$$;
+
+--
+-- Name: _attempt_log_append(jsonb, integer, timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when jsonb_array_length(l.log) <= 10 then l.log
+                else (select jsonb_agg(e.entry order by e.ord)
+                        from jsonb_array_elements(l.log) with ordinality as e(entry, ord)
+                       where e.ord > jsonb_array_length(l.log) - 10) end
+      from (select coalesce(p_log, '[]'::jsonb)
+                   || jsonb_build_array(jsonb_build_object(
+                          'attempt', p_attempt, 'at', p_at, 'worker', p_worker,
+                          'error', jq._attempt_error(p_error))) as log) l
+$$;
+
+--
 -- Name: _audit(text, jsonb, bigint); Type: FUNCTION; Schema: jq
 --
 
@@ -68,6 +106,19 @@ $$;
 COMMENT ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) IS 'Records one operator action in jq.audit_log: action, target (filter or ids), rows changed; actor from jq.actor or session_user.';
 
 --
+-- Name: _audited_found(text, jsonb, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+begin
+    perform jq._audit(p_action, p_target, case when p_found then 1 else 0 end);
+    return p_found;
+end
+$$;
+
+--
 -- Name: _bounded_error(text); Type: FUNCTION; Schema: jq
 --
 
@@ -78,6 +129,69 @@ CREATE FUNCTION jq._bounded_error(p_error text) RETURNS text
                 else left(p_error, s.max_error_length - char_length(m.marker)) || m.marker end
       from jq.settings s,
            lateral (select format(E'\n... [cut: %s characters in all]', char_length(p_error)) as marker) m
+$$;
+
+--
+-- Name: _bulk_filter(jsonb, uuid[], integer, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._bulk_filter(p_filter jsonb, p_ids uuid[], p_limit integer, p_dead boolean) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    AS $$
+begin
+    if (p_filter is null) = (p_ids is null) then
+        raise exception 'pass exactly one of filter and ids'
+            using errcode = '22023', hint = 'An empty filter {} means every job (at most limit per call).';
+    end if;
+    if p_limit is null or p_limit not between 1 and 10000 then
+        raise exception 'limit % is out of range', coalesce(p_limit::text, 'null')
+            using errcode = '22023', hint = 'Act on between 1 and 10000 jobs per call; call again for more.';
+    end if;
+    if p_filter is null then
+        return null;
+    end if;
+    return jq._job_filter(p_filter, p_dead);
+end
+$$;
+
+--
+-- Name: _bulk_pick(text, jsonb, uuid[], integer, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._bulk_pick(p_source text, p_filter jsonb, p_ids uuid[], p_limit integer, p_state text, p_now timestamp with time zone) RETURNS uuid[]
+    LANGUAGE plpgsql
+    AS $_$
+declare
+    v_cond text;
+    v_ids  uuid[];
+begin
+    if p_filter is null then
+        v_cond := 'x.id = any($1)';
+    else
+        v_cond := jq._job_filter_sql(p_filter, p_source, p_now);
+        if v_cond is null then
+            return '{}';
+        end if;
+    end if;
+    execute format('select array(select x.id from %s x where %s and %s order by x.created_at, x.id limit %s'
+                   ' for update skip locked)',
+                   case p_source when 'live' then 'jq.jobs' else 'jq.dead_jobs' end, v_cond, p_state, p_limit)
+       into v_ids
+      using p_ids;
+    return v_ids;
+end
+$_$;
+
+--
+-- Name: _bulk_target(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._bulk_target(p_filter jsonb, p_ids uuid[], p_limit integer) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when p_filter is not null then jsonb_build_object('filter', p_filter)
+                else jsonb_build_object('ids', to_jsonb(p_ids)) end
+           || jsonb_build_object('limit', p_limit)
 $$;
 
 --
@@ -121,6 +235,21 @@ CREATE FUNCTION jq._check_concurrency_key(p_key text, p_prefix text DEFAULT ''::
     AS $$
 begin
     perform jq._check_text(p_key, 'concurrency_key', 255, true, 'Pass null for no key.', p_prefix);
+end
+$$;
+
+--
+-- Name: _check_error_filter(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_error_filter(p_error text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_error is not null and btrim(p_error) = '' then
+        raise exception 'error filter is blank' using errcode = '22023',
+            hint = 'Pass a fingerprint, a raw message or a part of one; null for every error.';
+    end if;
 end
 $$;
 
@@ -230,6 +359,41 @@ begin
     elsif not jq._is_queue_name(p_queue) then
         raise exception '%queue % is not a valid queue name', p_prefix, quote_literal(p_queue)
             using errcode = '22023', hint = 'Queue names use letters, digits and _ . : - only.';
+    end if;
+end
+$$;
+
+--
+-- Name: _check_results(uuid[], jsonb[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_results(p_job_ids uuid[], p_results jsonb[]) RETURNS void
+    LANGUAGE plpgsql STABLE
+    AS $$
+declare
+    v_job   uuid;
+    v_bytes integer;
+    v_limit integer;
+begin
+    if p_results is null then
+        return;
+    end if;
+    if cardinality(p_results) <> cardinality(p_job_ids) then
+        perform jq._raise_bad_argument(
+            format('results has %s elements and job_ids %s: results[i] is the result of job_ids[i]',
+                   cardinality(p_results), cardinality(p_job_ids)),
+            '22023', 'Pass one result per job id (null for none), or null for no results at all.');
+    end if;
+    select i.id, octet_length(i.result::text), s.max_result_bytes into v_job, v_bytes, v_limit
+      from unnest(p_job_ids, p_results) with ordinality as i(id, result, ord), jq.settings s
+     where i.result is not null and octet_length(i.result::text) > s.max_result_bytes
+     order by i.ord
+     limit 1;
+    if v_job is not null then
+        raise exception 'result of job % is % bytes; the limit is % bytes (jq.settings.max_result_bytes)',
+                        v_job, v_bytes, v_limit
+            using errcode = '54000',
+                  hint = 'Store large results elsewhere and return a reference; an admin may raise jq.settings.max_result_bytes.';
     end if;
 end
 $$;
@@ -440,10 +604,10 @@ end
 $$;
 
 --
--- Name: _claim_quotas(text, text[], timestamp with time zone, boolean, integer, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+-- Name: _claim_quotas(text, text[], timestamp with time zone, boolean, integer, jq.claim_group[], jq.claim_job[], text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) RETURNS jq.claim_group[]
+CREATE FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) RETURNS jq.claim_group[]
     LANGUAGE plpgsql
     AS $$
 declare
@@ -461,7 +625,7 @@ begin
     elsif p_fair then
         return jq._claim_quotas_fair(p_left, p_groups);
     else
-        return jq._claim_quotas_plain(p_queue, p_types, p_now, p_left, p_groups, p_jobs);
+        return jq._claim_quotas_plain(p_queue, p_types, p_now, p_left, p_groups, p_jobs, p_skip_types);
     end if;
 end
 $$;
@@ -511,10 +675,10 @@ end
 $$;
 
 --
--- Name: _claim_quotas_plain(text, text[], timestamp with time zone, integer, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+-- Name: _claim_quotas_plain(text, text[], timestamp with time zone, integer, jq.claim_group[], jq.claim_job[], text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) RETURNS jq.claim_group[]
+CREATE FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) RETURNS jq.claim_group[]
     LANGUAGE plpgsql
     AS $$
 begin
@@ -533,6 +697,7 @@ begin
                     and j.priority = g.priority and coalesce(j.tenant, '') = g.tkey
                     and j.run_at <= p_now
                     and (p_types is null or j.type = any(p_types))
+                    and (p_skip_types is null or j.type <> all(p_skip_types))
                     and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
                   order by j.run_at
                   limit least(p_left, g.left_room)) j
@@ -699,10 +864,10 @@ end
 $$;
 
 --
--- Name: _claim_take(text, text[], timestamp with time zone, jq.claim_group[], jq.claim_job[]); Type: FUNCTION; Schema: jq
+-- Name: _claim_take(text, text[], timestamp with time zone, jq.claim_group[], jq.claim_job[], text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]) RETURNS jq.claim_job[]
+CREATE FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) RETURNS jq.claim_job[]
     LANGUAGE plpgsql
     AS $$
 begin
@@ -717,6 +882,7 @@ begin
                 and j.run_at <= p_now
                 and j.orphaned < 2  -- suspects run in isolation (jq._claim_suspect)
                 and (p_types is null or j.type = any(p_types))
+                and (p_skip_types is null or j.type <> all(p_skip_types))  -- paused types
                 and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
                 and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
               order by j.run_at
@@ -880,6 +1046,34 @@ CREATE FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours int
 $$;
 
 --
+-- Name: _dead_groups_matching(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE sql STABLE
+    AS $$
+    select g.type, g.error, g.count, g.first_failed_at, g.last_failed_at, s.sample_error
+      from (select d.type, d.error_fingerprint as error, count(*) as count,
+                   min(d.failed_at) as first_failed_at, max(d.failed_at) as last_failed_at
+              from jq.dead_jobs d
+             where (p_since is null or d.failed_at >= p_since)
+               and (p_type is null or d.type = p_type)
+             group by d.type, d.error_fingerprint) g
+     cross join lateral (
+        select d.last_error as sample_error
+          from jq.dead_jobs d
+         where d.type = g.type and d.error_fingerprint = g.error
+           and (p_since is null or d.failed_at >= p_since)
+         order by d.failed_at desc
+         limit 1) s
+     where p_error is null
+        or g.error = p_error
+        or g.error = jq.error_fingerprint(p_error)
+        or strpos(lower(g.error), lower(p_error)) > 0
+        or strpos(lower(split_part(s.sample_error, E'\n', 1)), lower(p_error)) > 0
+$$;
+
+--
 -- Name: _drop_history_partitions(timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -971,6 +1165,26 @@ end
 $$;
 
 --
+-- Name: _id_prefix_sql(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._id_prefix_sql(p_prefix text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_head text := rtrim(p_prefix, 'f');  -- the digits up to the last one that can be raised
+    v_cond text := format('x.id >= %L::uuid', rpad(p_prefix, 32, '0'));
+begin
+    if v_head <> '' then
+        v_head := left(v_head, -1)
+                  || substr('123456789abcdef', strpos('0123456789abcde', right(v_head, 1)), 1);
+        v_cond := v_cond || format(' and x.id < %L::uuid', rpad(v_head, 32, '0'));
+    end if;
+    return v_cond;
+end
+$$;
+
+--
 -- Name: _is_filled_text(text, integer); Type: FUNCTION; Schema: jq
 --
 
@@ -999,6 +1213,192 @@ CREATE FUNCTION jq._is_run_at_in_range(p_run_at timestamp with time zone) RETURN
     AS $$
     select p_run_at between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00'
 $$;
+
+--
+-- Name: _job_cursor(timestamp with time zone, uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._job_cursor(p_created_at timestamp with time zone, p_id uuid) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select (extract(epoch from p_created_at) * 1000000)::bigint::text || '.' || replace(p_id::text, '-', '')
+$$;
+
+--
+-- Name: _job_cursor_sql(text, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._job_cursor_sql(p_cursor text, p_oldest_first boolean) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    AS $_$
+declare
+    v_micros bigint;
+begin
+    if p_cursor is null then
+        return 'true';
+    elsif p_cursor !~ '^-?[0-9]{1,18}\.[0-9a-f]{32}$' then
+        raise exception 'cursor % is not one jq_jobs returned', quote_literal(left(p_cursor, 80))
+            using errcode = '22023', hint = 'Pass the cursor column of the last row of the previous page.';
+    end if;
+    v_micros := split_part(p_cursor, '.', 1)::bigint;
+    return format('(x.created_at, x.id) %s (%L::timestamptz, %L::uuid)',
+                  case when p_oldest_first then '>' else '<' end,
+                  timestamptz 'epoch' + (v_micros / 1000000) * interval '1 second'
+                                      + (v_micros % 1000000) * interval '1 microsecond',
+                  split_part(p_cursor, '.', 2)::uuid);
+end
+$_$;
+
+--
+-- Name: _job_filter(jsonb, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._job_filter(p_filter jsonb, p_dead boolean DEFAULT false) RETURNS jsonb
+    LANGUAGE plpgsql STABLE
+    AS $_$
+declare
+    v_key   text;
+    v_value jsonb;
+    v_out   jsonb := '{}';
+    v_words text[];
+begin
+    if p_filter is null then
+        return '{}';
+    elsif jsonb_typeof(p_filter) <> 'object' then
+        raise exception 'filter must be a JSON object, not %', jsonb_typeof(p_filter) using errcode = '22023';
+    end if;
+    for v_key, v_value in select * from jsonb_each(p_filter) loop
+        if v_key in ('queue', 'type', 'tenant', 'id_prefix', 'error', 'created_after', 'created_before',
+                     'finished_after', 'finished_before')
+           and (jsonb_typeof(v_value) <> 'string' or btrim(v_value #>> '{}') = '') then
+            raise exception 'filter key % must be a non-empty string', v_key using errcode = '22023';
+        end if;
+        case
+        when v_key in ('queue', 'type', 'tenant') or (v_key = 'error' and p_dead) then
+            v_out := v_out || jsonb_build_object(v_key, v_value);
+        when v_key = 'status' then
+            if jsonb_typeof(v_value) = 'string' then
+                v_value := jsonb_build_array(v_value);
+            end if;
+            if jsonb_typeof(v_value) <> 'array' or jsonb_array_length(v_value) = 0
+               or exists (select 1 from jsonb_array_elements(v_value) e where jsonb_typeof(e) <> 'string') then
+                raise exception 'filter key status must be a status word or a non-empty array of them'
+                    using errcode = '22023', hint = 'Statuses: ' || array_to_string(jq._job_status_words(), ', ');
+            end if;
+            v_words := array(select jsonb_array_elements_text(v_value));
+            if not v_words <@ jq._job_status_words() then
+                raise exception 'filter key status: % is not a job status',
+                    (select string_agg(quote_literal(w), ', ') from unnest(v_words) w
+                      where w <> all(jq._job_status_words()))
+                    using errcode = '22023', hint = 'Statuses: ' || array_to_string(jq._job_status_words(), ', ');
+            end if;
+            v_out := v_out || jsonb_build_object('status', to_jsonb(v_words));
+        when v_key = 'payload' then
+            if jsonb_typeof(v_value) <> 'object' then
+                raise exception 'filter key payload must be a JSON object (matched with @>)' using errcode = '22023';
+            end if;
+            v_out := v_out || jsonb_build_object('payload', v_value);
+        when v_key in ('created_after', 'created_before', 'finished_after', 'finished_before') then
+            begin
+                v_out := v_out || jsonb_build_object(v_key, (v_value #>> '{}')::timestamptz);
+            exception when invalid_datetime_format or datetime_field_overflow then
+                raise exception 'filter key % is not a timestamp: %', v_key, v_value #>> '{}'
+                    using errcode = '22023', hint = 'Pass ISO 8601 text, e.g. 2026-01-15T08:00:00Z.';
+            end;
+        when v_key = 'id_prefix' then
+            if replace(v_value #>> '{}', '-', '') !~* '^[0-9a-f]{1,32}$' then
+                raise exception 'filter key id_prefix must be the leading hex digits of a job id, not %',
+                    v_value #>> '{}' using errcode = '22023';
+            end if;
+            v_out := v_out || jsonb_build_object('id_prefix', lower(replace(v_value #>> '{}', '-', '')));
+        else
+            raise exception 'unknown filter key %', v_key
+                using errcode = '22023',
+                      hint = 'Keys: queue, type, status, tenant, payload, created_after, created_before, '
+                             || 'finished_after, finished_before, id_prefix'
+                             || case when p_dead then ', error' else '' end || '.';
+        end case;
+    end loop;
+    return v_out;
+end
+$_$;
+
+--
+-- Name: _job_filter_sql(jsonb, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._job_filter_sql(p_filter jsonb, p_source text, p_now timestamp with time zone) RETURNS text
+    LANGUAGE plpgsql STABLE
+    AS $_$
+declare
+    v_conds    text[] := array['true'];
+    v_words    text[] := array(select jsonb_array_elements_text(p_filter -> 'status'));
+    v_finished text := case p_source when 'dead' then 'x.failed_at' when 'history' then 'x.finished_at' end;
+    v_live     text[];
+begin
+    if p_filter ? 'queue' then v_conds := v_conds || format('x.queue = %L', p_filter ->> 'queue'); end if;
+    if p_filter ? 'type' then v_conds := v_conds || format('x.type = %L', p_filter ->> 'type'); end if;
+    if p_filter ? 'tenant' then v_conds := v_conds || format('x.tenant = %L', p_filter ->> 'tenant'); end if;
+    if p_filter ? 'id_prefix' then v_conds := v_conds || jq._id_prefix_sql(p_filter ->> 'id_prefix'); end if;
+    if p_filter ? 'created_after' then
+        v_conds := v_conds || format('x.created_at >= %L::timestamptz', p_filter ->> 'created_after');
+        -- A job finishes after it was created: lets history skip older days.
+        if p_source = 'history' then
+            v_conds := v_conds || format('x.finished_at >= %L::timestamptz', p_filter ->> 'created_after');
+        end if;
+    end if;
+    if p_filter ? 'created_before' then
+        v_conds := v_conds || format('x.created_at < %L::timestamptz', p_filter ->> 'created_before');
+    end if;
+    if p_filter ?| array['finished_after', 'finished_before'] and v_finished is null then
+        return null;  -- live jobs have not finished
+    end if;
+    if p_filter ? 'finished_after' then
+        v_conds := v_conds || format('%s >= %L::timestamptz', v_finished, p_filter ->> 'finished_after');
+    end if;
+    if p_filter ? 'finished_before' then
+        v_conds := v_conds || format('%s < %L::timestamptz', v_finished, p_filter ->> 'finished_before');
+    end if;
+    if p_filter ? 'payload' then
+        if p_source = 'history' then
+            return null;  -- history keeps no payload
+        end if;
+        v_conds := v_conds || format('x.payload @> %L::jsonb', p_filter ->> 'payload');
+    end if;
+    if p_filter ? 'error' then
+        if p_source <> 'dead' then
+            return null;
+        end if;
+        v_conds := v_conds || format('strpos(x.last_error, %L) > 0', p_filter ->> 'error');
+    end if;
+    if p_filter ? 'status' then
+        if p_source = 'dead' and 'dead' <> all(v_words) then
+            return null;
+        elsif p_source = 'history' then
+            v_words := array(select w from unnest(v_words) w where w in ('succeeded', 'cancelled'));
+            if cardinality(v_words) = 0 then
+                return null;
+            end if;
+            v_conds := v_conds || format('x.status = any(%L::text[])', v_words);
+        elsif p_source = 'live' then
+            v_live := array(
+                select case w
+                       when 'running' then $c$x.status = 'processing'$c$
+                       when 'failed_retrying' then $c$(x.status = 'pending' and x.attempts > 0)$c$
+                       when 'scheduled' then format($c$(x.status = 'pending' and x.attempts = 0 and x.run_at > %L::timestamptz)$c$, p_now)
+                       when 'queued' then format($c$(x.status = 'pending' and x.attempts = 0 and x.run_at <= %L::timestamptz)$c$, p_now)
+                       end
+                  from unnest(v_words) w
+                 where w in ('queued', 'scheduled', 'failed_retrying', 'running'));
+            if cardinality(v_live) = 0 then
+                return null;
+            end if;
+            v_conds := v_conds || ('(' || array_to_string(v_live, ' or ') || ')');
+        end if;
+    end if;
+    return array_to_string(v_conds, ' and ');
+end
+$_$;
 
 --
 -- Name: _job_json_ok(jsonb); Type: FUNCTION; Schema: jq
@@ -1045,6 +1445,16 @@ CREATE FUNCTION jq._job_json_ok(p_job jsonb) RETURNS boolean
                    ~ '^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$'
                else false end
 $_$;
+
+--
+-- Name: _job_status_words(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._job_status_words() RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select array['queued', 'scheduled', 'failed_retrying', 'running', 'dead', 'succeeded', 'cancelled']
+$$;
 
 --
 -- Name: _key_is_free(timestamp with time zone, uuid, timestamp with time zone); Type: FUNCTION; Schema: jq
@@ -1239,6 +1649,33 @@ CREATE FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) RETURNS b
 $_$;
 
 --
+-- Name: _purge_past_retention(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) RETURNS record
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_settings jq.settings;
+begin
+    select * into v_settings from jq.settings;
+    delete from jq.dead_jobs d
+     where d.id in (select x.id from jq.dead_jobs x
+                     where x.failed_at < p_now - v_settings.dead_retention
+                     order by x.failed_at
+                     limit 10000
+                       for update skip locked);
+    get diagnostics dead_purged = row_count;
+    delete from jq.audit_log a
+     where a.id in (select x.id from jq.audit_log x
+                     where x.at < p_now - v_settings.audit_retention
+                     order by x.at
+                     limit 10000);
+    get diagnostics audit_purged = row_count;
+end
+$$;
+
+--
 -- Name: _raise_bad_argument(text, text, text); Type: FUNCTION; Schema: jq
 --
 
@@ -1282,6 +1719,31 @@ CREATE FUNCTION jq._release_order(p_release text) RETURNS integer[]
     LANGUAGE sql IMMUTABLE
     AS $$
     select string_to_array(p_release, '.')::integer[]
+$$;
+
+--
+-- Name: _requeue_dead_jobs(uuid[], timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._requeue_dead_jobs(p_ids uuid[], p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_count integer;
+begin
+    with moved as (
+        delete from jq.dead_jobs d where d.id = any(p_ids) returning d.*
+    ), requeued as (
+        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
+                             idempotency_key, tenant, concurrency_key, last_error, created_at)
+        select m.id, m.queue, m.type, m.payload, m.priority, p_now, 'pending', 0, m.max_attempts,
+               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
+          from moved m
+        returning 1
+    )
+    select count(*) into v_count from requeued;
+    return v_count;
+end
 $$;
 
 --
@@ -1338,10 +1800,10 @@ CREATE FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now tim
 $$;
 
 --
--- Name: _retire_jobs(uuid[], text, text, timestamp with time zone, text); Type: FUNCTION; Schema: jq
+-- Name: _retire_jobs(uuid[], text, text, timestamp with time zone, text, jsonb[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text DEFAULT NULL::text) RETURNS SETOF uuid
+CREATE FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text DEFAULT NULL::text, p_results jsonb[] DEFAULT NULL::jsonb[]) RETURNS SETOF uuid
     LANGUAGE plpgsql
     AS $$
 begin
@@ -1354,10 +1816,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned)
+                                      created_at, failed_at, orphaned, attempt_log)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned
+                   g.created_at, p_now, g.orphaned, g.attempt_log
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -1377,10 +1839,17 @@ begin
             returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned)
+                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
+                                        attempt_log, result)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
-                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
+                   g.attempt_log, r.result
               from gone g
+              -- The first result given for each id; no unnest at all without results.
+              left join (select distinct on (i.id) i.id, i.result
+                           from unnest(p_ids, p_results) with ordinality as i(id, result, ord)
+                          where p_results is not null and i.result is not null
+                          order by i.id, i.ord) r on r.id = g.id
             returning id, queue, idempotency_key
         ), keys as (
             update jq.idempotency_keys k
@@ -1487,6 +1956,24 @@ CREATE FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight intege
 $$;
 
 --
+-- Name: _wake_queue(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._wake_queue(p_queue text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+    delete from jq.queue_waiters w
+     where w.ctid = any (array(select x.ctid from jq.queue_waiters x
+                                where x.queue = p_queue
+                                  for update skip locked));
+    if found then
+        perform pg_notify(jq._channel(p_queue), '');
+    end if;
+end
+$$;
+
+--
 -- Name: _worker_isolation(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1546,6 +2033,39 @@ $$;
 COMMENT ON FUNCTION jq.error_fingerprint(p_error text) IS 'Dead-letter grouping key: the first line of an error with ids, long numbers, UUIDs, timestamps and quoted values replaced by ?. Replaceable.';
 
 --
+-- Name: jq_audit_log(timestamp with time zone, text, text, integer, bigint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_audit_log(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_action text DEFAULT NULL::text, p_actor text DEFAULT NULL::text, p_limit integer DEFAULT 100, p_before_id bigint DEFAULT NULL::bigint) RETURNS TABLE(id bigint, at timestamp with time zone, role text, actor text, action text, target jsonb, rows bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_not_null(p_limit, 'limit', 'Pass a page size between 1 and 1000 (default 100).');
+    if p_limit not between 1 and 1000 then
+        raise exception 'limit % is out of range', p_limit
+            using errcode = '22023', hint = 'Pass a page size between 1 and 1000 (default 100).';
+    end if;
+    return query
+    select a.id, a.at, a.role, a.actor, a.action, a.target, a.rows
+      from jq.audit_log a
+     where (p_before_id is null or a.id < p_before_id)
+       and (p_since is null or a.at >= p_since)
+       and (p_action is null or a.action = p_action)
+       and (p_actor is null or a.actor = p_actor)
+     order by a.id desc
+     limit p_limit;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) IS 'The operator audit log (since, action, actor, limit 1..1000 default 100, before_id) -> (id, at, role, actor, action, target, rows), newest first; the next page passes the last id as before_id.';
+
+--
 -- Name: jq_cancel(uuid); Type: FUNCTION; Schema: jq
 --
 
@@ -1600,6 +2120,9 @@ declare
     v_left   integer := p_limit;
     v_round  integer := 0;
     v_isolation text;                -- what the worker may take as to suspects (jq._worker_isolation)
+    v_paused boolean;                -- the whole queue is paused (jq_queue_pause)
+    v_skip   text[];                 -- its paused types; null when none
+    v_suspect_types text[] := p_types;  -- types a suspect may be claimed from
 begin
     perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
@@ -1625,13 +2148,29 @@ begin
     -- Steps 0-3 (claim_steps.sql has one function per step).
     perform jq._rescue_gone_workers(v_now);  -- sql/functions/workers.sql
     perform jq._reap_expired(p_queue, v_now);
+    -- Pauses (queue_pause.sql): one probe of a tiny table. A paused queue
+    -- gives nothing; the jobs of a paused type are skipped where candidates
+    -- are read (quotas, take; suspects by the types they may be).
+    select bool_or(p.type is null), array_agg(p.type) filter (where p.type is not null)
+      into v_paused, v_skip
+      from jq.queue_pauses p
+     where p.queue = p_queue;
+    if v_paused then
+        return;
+    end if;
+    if v_skip is not null then
+        v_suspect_types := array(select distinct s.type from jq.jobs s
+                                  where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2
+                                    and (p_types is null or s.type = any(p_types))
+                                    and s.type <> all(v_skip));
+    end if;
     -- Suspects (jobs orphaned twice) run alone: a worker holding one claims
     -- nothing else; a worker holding nothing takes one, if any is due.
     v_isolation := jq._worker_isolation(p_worker);
     if v_isolation = 'isolated' then
         return;
-    elsif v_isolation = 'idle' then
-        return query select * from jq._claim_suspect(p_queue, p_worker, p_lease, v_now, p_types);
+    elsif v_isolation = 'idle' and cardinality(v_suspect_types) is distinct from 0 then
+        return query select * from jq._claim_suspect(p_queue, p_worker, p_lease, v_now, v_suspect_types);
         if found then
             return;
         end if;
@@ -1653,9 +2192,9 @@ begin
     -- room), so this ends within one round per group.
     loop
         v_round := v_round + 1;
-        v_quotas := jq._claim_quotas(p_queue, p_types, v_now, v_fair, v_left, v_groups, v_jobs);
+        v_quotas := jq._claim_quotas(p_queue, p_types, v_now, v_fair, v_left, v_groups, v_jobs, v_skip);
         exit when cardinality(v_quotas) = 0;
-        v_taken := jq._claim_take(p_queue, p_types, v_now, v_quotas, v_jobs);
+        v_taken := jq._claim_take(p_queue, p_types, v_now, v_quotas, v_jobs, v_skip);
         v_jobs := v_jobs || v_taken;
         v_left := p_limit - cardinality(v_jobs);
         exit when v_left = 0 or v_round > cardinality(v_groups);
@@ -1696,10 +2235,10 @@ $$;
 COMMENT ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) IS 'Lease up to limit runnable jobs of a queue (queue, worker, limit, lease, types): priority first, then tenants take turns by weight (plain queues: run_at), oldest first within a tenant; honours tenant and concurrency-key caps; FOR UPDATE SKIP LOCKED; counts an attempt. Hands back jobs of workers gone silent and expired leases first (dead-lettering a job that used up its attempts alone in its worker); suspects (orphaned twice) are claimed alone, by a worker holding nothing.';
 
 --
--- Name: jq_complete(uuid[], text); Type: FUNCTION; Schema: jq
+-- Name: jq_complete(uuid[], text, jsonb[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) RETURNS SETOF uuid
+CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[] DEFAULT NULL::jsonb[]) RETURNS SETOF uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -1709,39 +2248,96 @@ declare
 begin
     perform jq._check_worker(p_worker);
     perform jq._check_not_null(p_job_ids, 'job_ids');
-    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker);
+    perform jq._check_results(p_job_ids, p_results);
+    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker, p_results);
 end
 $$;
 
 --
--- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) IS 'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
+COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) IS 'Complete jobs this worker holds (job_ids, worker, results parallel to job_ids or null): delete from jq.jobs, append to history as succeeded with each result; returns the ids completed. Jobs whose lease was lost are left alone; a result over settings.max_result_bytes refuses the call (54000).';
 
 --
--- Name: jq_dead_groups(timestamp with time zone, text); Type: FUNCTION; Schema: jq
+-- Name: jq_dead_delete(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
-    LANGUAGE sql STABLE SECURITY DEFINER
+CREATE FUNCTION jq.jq_dead_delete(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid[] DEFAULT NULL::uuid[], p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
-    select d.type, d.error_fingerprint, count(*), min(d.failed_at), max(d.failed_at),
-           (array_agg(d.last_error order by d.failed_at desc))[1]
-      from jq.dead_jobs d
-     where (p_since is null or d.failed_at >= p_since)
-       and (p_type is null or d.type = p_type)
-     group by d.type, d.error_fingerprint
-     order by count(*) desc, d.type, d.error_fingerprint
+declare
+    v_now    timestamptz := jq._now();
+    v_filter jsonb := jq._bulk_filter(p_filter, p_ids, p_limit, true);
+    v_ids    uuid[];
+    v_count  integer;
+begin
+    -- Picked first: a volatile function in the WHERE clause would run once per row.
+    v_ids := jq._bulk_pick('dead', v_filter, p_ids, p_limit, 'true', v_now);
+    delete from jq.dead_jobs d where d.id = any(v_ids);
+    get diagnostics v_count = row_count;
+    perform jq._audit('dead_delete', jq._bulk_target(v_filter, p_ids, p_limit), v_count);
+    return v_count;
+end
 $$;
 
 --
--- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) IS 'Dead jobs grouped (since, type) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first.';
+COMMENT ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Delete dead jobs (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
+
+--
+-- Name: jq_dead_groups(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_type text DEFAULT NULL::text, p_error text DEFAULT NULL::text) RETURNS TABLE(type text, error text, count bigint, first_failed_at timestamp with time zone, last_failed_at timestamp with time zone, sample_error text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_error_filter(p_error);
+    return query
+    select g.type, g.error, g.count, g.first_failed_at, g.last_failed_at, g.sample_error
+      from jq._dead_groups_matching(p_since, p_type, p_error) g
+     order by g.count desc, g.type, g.error;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) IS 'Dead jobs grouped (since, type, error) -> (type, error fingerprint, count, first_failed_at, last_failed_at, sample_error), largest first. error selects a group when it is the fingerprint, a raw message of the group (same fingerprint), or a case-insensitive substring of the fingerprint or of the sample error''s first line.';
+
+--
+-- Name: jq_dead_requeue(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_dead_requeue(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid[] DEFAULT NULL::uuid[], p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_now    timestamptz := jq._now();
+    v_filter jsonb := jq._bulk_filter(p_filter, p_ids, p_limit, true);
+    v_count  integer;
+begin
+    v_count := jq._requeue_dead_jobs(jq._bulk_pick('dead', v_filter, p_ids, p_limit, 'true', v_now), v_now);
+    perform jq._audit('dead_requeue', jq._bulk_target(v_filter, p_ids, p_limit), v_count);
+    return v_count;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Requeue dead jobs ready now with fresh attempts (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
 
 --
 -- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text); Type: FUNCTION; Schema: jq
@@ -1902,6 +2498,14 @@ begin
         return;
     end if;
 
+    -- This attempt joins the job's attempt log (jq_job_attempts): in the
+    -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
+    -- statement (once in its life), and jq._retire_jobs carries it along.
+    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
+    if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+    end if;
+
     if v_job.cancel_requested then
         perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
         return query select 'cancelled'::text, null::timestamptz;
@@ -1913,7 +2517,8 @@ begin
         v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
-               run_at = v_next, deferred = v_next > v_now, last_error = v_error
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error,
+               attempt_log = v_job.attempt_log
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;
@@ -1967,6 +2572,216 @@ $$;
 COMMENT ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) IS 'Extend leases this worker holds (job_ids, worker, lease) -> (job_id, state ok|lost|cancel_requested) per job.';
 
 --
+-- Name: jq_job_attempts(uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_job_attempts(p_job_id uuid) RETURNS TABLE(attempt integer, failed_at timestamp with time zone, worker text, error text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+begin
+    perform jq._check_not_null(p_job_id, 'job_id');
+    return query
+    with found as (
+        select s.log, s.last_error, s.attempts, s.failed_at
+          from (select 1 as place, j.attempt_log as log, j.last_error, j.attempts::integer as attempts,
+                       null::timestamptz as failed_at
+                  from jq.jobs j where j.id = p_job_id
+                union all
+                select 2, d.attempt_log, d.last_error, d.attempts::integer, d.failed_at
+                  from jq.dead_jobs d where d.id = p_job_id
+                union all
+                select 3, h.attempt_log, h.last_error, h.attempts::integer, null
+                  from jq.job_history h where h.id = p_job_id) s
+         order by s.place
+         limit 1
+    )
+    select a.attempt, a.failed_at, a.worker, a.error
+      from (select (e.entry ->> 'attempt')::integer as attempt, (e.entry ->> 'at')::timestamptz as failed_at,
+                   e.entry ->> 'worker' as worker, e.entry ->> 'error' as error, e.ord
+              from found f
+             cross join lateral jsonb_array_elements(f.log) with ordinality as e(entry, ord)
+             where f.log is not null
+            union all
+            select f.attempts, f.failed_at, null, f.last_error, 0
+              from found f
+             where f.log is null and f.last_error is not null) a
+     order by a.ord;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept; a job from before 0.5.0 shows its last_error as its last attempt.';
+
+--
+-- Name: jq_jobs(jsonb, integer, text, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_jobs(p_filter jsonb DEFAULT '{}'::jsonb, p_limit integer DEFAULT 50, p_cursor text DEFAULT NULL::text, p_oldest_first boolean DEFAULT false) RETURNS TABLE(job_id uuid, type text, queue text, status text, priority integer, tenant text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, created_at timestamp with time zone, finished_at timestamp with time zone, last_error text, cursor text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $_$
+declare
+    v_now    timestamptz := jq._now();
+    v_filter jsonb := jq._job_filter(p_filter);
+    v_after  text := jq._job_cursor_sql(p_cursor, coalesce(p_oldest_first, false));
+    v_order  text := case when p_oldest_first then 'asc' else 'desc' end;
+    v_parts  text[] := '{}';
+    v_cond   text;
+begin
+    if p_limit is null or p_limit not between 1 and 1000 then
+        raise exception 'limit % is out of range', coalesce(p_limit::text, 'null')
+            using errcode = '22023', hint = 'List between 1 and 1000 jobs per page.';
+    end if;
+    v_cond := jq._job_filter_sql(v_filter, 'live', v_now);
+    if v_cond is not null then
+        v_parts := v_parts || format(
+            $q$(select x.id, x.type, x.queue,
+                       case when x.status = 'processing' then 'running'
+                            when x.attempts > 0 then 'failed_retrying'
+                            when x.run_at > %1$L::timestamptz then 'scheduled'
+                            else 'queued' end,
+                       x.priority::integer, x.tenant, x.attempts, x.max_attempts, x.run_at, x.created_at,
+                       null::timestamptz, x.last_error
+                  from jq.jobs x where %2$s and %3$s
+                 order by x.created_at %4$s, x.id %4$s limit %5$s)$q$,
+            v_now, v_cond, v_after, v_order, p_limit);
+    end if;
+    v_cond := jq._job_filter_sql(v_filter, 'dead', v_now);
+    if v_cond is not null then
+        v_parts := v_parts || format(
+            $q$(select x.id, x.type, x.queue, 'dead'::text, x.priority::integer, x.tenant, x.attempts,
+                       x.max_attempts, x.run_at, x.created_at, x.failed_at, x.last_error
+                  from jq.dead_jobs x where %1$s and %2$s
+                 order by x.created_at %3$s, x.id %3$s limit %4$s)$q$,
+            v_cond, v_after, v_order, p_limit);
+    end if;
+    v_cond := jq._job_filter_sql(v_filter, 'history', v_now);
+    if v_cond is not null then
+        v_parts := v_parts || format(
+            $q$(select x.id, x.type, x.queue, x.status, null::integer, x.tenant, x.attempts,
+                       x.max_attempts, x.run_at, x.created_at, x.finished_at, x.last_error
+                  from jq.job_history x where %1$s and %2$s
+                 order by x.created_at %3$s, x.id %3$s limit %4$s)$q$,
+            v_cond, v_after, v_order, p_limit);
+    end if;
+    if cardinality(v_parts) = 0 then
+        return;
+    end if;
+    return query execute format(
+        'select r.*, jq._job_cursor(r.created_at, r.id) from (%s) r(id, type, queue, status, priority, tenant,'
+        ' attempts, max_attempts, run_at, created_at, finished_at, last_error)'
+        ' order by r.created_at %s, r.id %s limit %s',
+        array_to_string(v_parts, ' union all '), v_order, v_order, p_limit);
+end
+$_$;
+
+--
+-- Name: FUNCTION jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean) IS 'List jobs wherever they are (filter jsonb: queue, type, status word(s), tenant, payload @>, created_after/before, finished_after/before, id_prefix; limit 1..1000; cursor; oldest_first) -> (job_id, type, queue, status, priority, tenant, attempts, max_attempts, run_at, created_at, finished_at, last_error, cursor), newest first by keyset.';
+
+--
+-- Name: jq_jobs_cancel(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_jobs_cancel(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid[] DEFAULT NULL::uuid[], p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $_$
+declare
+    v_now      timestamptz := jq._now();
+    v_filter   jsonb := jq._bulk_filter(p_filter, p_ids, p_limit, false);
+    v_ids      uuid[];
+    v_pending  uuid[];
+    v_running  integer;
+    v_count    integer;
+begin
+    v_ids := jq._bulk_pick('live', v_filter, p_ids, p_limit,
+                           $c$(x.status = 'pending' or not x.cancel_requested)$c$, v_now);
+    v_pending := array(select j.id from jq.jobs j where j.id = any(v_ids) and j.status = 'pending');
+    update jq.jobs j set cancel_requested = true
+     where j.id = any(v_ids) and j.status = 'processing';
+    get diagnostics v_running = row_count;
+    v_count := jq._retire(v_pending, 'cancelled', null, v_now) + v_running;
+    perform jq._audit('jobs_cancel', jq._bulk_target(v_filter, p_ids, p_limit), v_count);
+    return v_count;
+end
+$_$;
+
+--
+-- Name: FUNCTION jq_jobs_cancel(p_filter jsonb, p_ids uuid[], p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_jobs_cancel(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Cancel jobs (filter or ids, limit 1..10000 per call) -> how many: pending ones go to history as cancelled, running ones get cancel_requested (as jq_cancel); repeat until 0. Audited.';
+
+--
+-- Name: jq_jobs_discard(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_jobs_discard(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid[] DEFAULT NULL::uuid[], p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $_$
+declare
+    v_now    timestamptz := jq._now();
+    v_filter jsonb := jq._bulk_filter(p_filter, p_ids, p_limit, false);
+    v_count  integer;
+begin
+    v_count := jq._retire(jq._bulk_pick('live', v_filter, p_ids, p_limit, $c$x.status = 'pending'$c$, v_now),
+                          'dead', 'discarded by operator', v_now);
+    perform jq._audit('jobs_discard', jq._bulk_target(v_filter, p_ids, p_limit), v_count);
+    return v_count;
+end
+$_$;
+
+--
+-- Name: FUNCTION jq_jobs_discard(p_filter jsonb, p_ids uuid[], p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_jobs_discard(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Move pending jobs to the dead letters as ''discarded by operator'' (filter or ids, limit 1..10000 per call) -> how many; repeat until 0. Audited.';
+
+--
+-- Name: jq_jobs_retry(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_jobs_retry(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid[] DEFAULT NULL::uuid[], p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $_$
+declare
+    v_now    timestamptz := jq._now();
+    v_filter jsonb := jq._bulk_filter(p_filter, p_ids, p_limit, false);
+    v_ids    uuid[];
+    v_queue  text;
+begin
+    v_ids := jq._bulk_pick('live', v_filter, p_ids, p_limit,
+                           format($c$x.status = 'pending' and x.run_at > %L::timestamptz$c$, v_now), v_now);
+    update jq.jobs j set run_at = v_now, deferred = false where j.id = any(v_ids);
+    for v_queue in select distinct j.queue from jq.jobs j where j.id = any(v_ids) loop
+        perform jq._wake_queue(v_queue);
+    end loop;
+    perform jq._audit('jobs_retry', jq._bulk_target(v_filter, p_ids, p_limit), cardinality(v_ids));
+    return cardinality(v_ids);
+end
+$_$;
+
+--
+-- Name: FUNCTION jq_jobs_retry(p_filter jsonb, p_ids uuid[], p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_jobs_retry(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Make scheduled and failed_retrying jobs ready now (filter or ids, limit 1..10000 per call) -> how many; FOR UPDATE SKIP LOCKED; repeat until 0. Audited.';
+
+--
 -- Name: jq_key_limit_delete(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1981,7 +2796,7 @@ begin
     perform jq._check_not_null(p_type, 'type');
     delete from jq.key_limits k where k.type = p_type;
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('key_limit_delete', jsonb_build_object('type', p_type), v_found);
 end
 $$;
 
@@ -2013,6 +2828,7 @@ begin
     on conflict on constraint key_limits_pkey do update
        set max_running = excluded.max_running, updated_at = excluded.updated_at
     returning k.type, k.max_running;
+    perform jq._audit('key_limit_set', jsonb_build_object('type', p_type, 'max_running', p_max_running), 1);
 end
 $$;
 
@@ -2021,6 +2837,24 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) IS 'Let up to max_running jobs of a type that share one concurrency_key run at once (default 1): (type, max_running) -> the row.';
+
+--
+-- Name: jq_limits(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_limits() RETURNS TABLE(max_payload_bytes integer, max_payload_depth integer, max_error_length integer, max_result_bytes integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+    select s.max_payload_bytes, s.max_payload_depth, s.max_error_length, s.max_result_bytes from jq.settings s
+$$;
+
+--
+-- Name: FUNCTION jq_limits(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_limits() IS 'The bounds in jq.settings now -> (max_payload_bytes, max_payload_depth, max_error_length, max_result_bytes): payload size and nesting refused over the limit, error text cut, results refused over the limit (bytes of their JSON text).';
 
 --
 -- Name: jq_maintain(); Type: FUNCTION; Schema: jq
@@ -2041,6 +2875,7 @@ declare
     v_rescued integer;
     v_workers integer;
     v_queue   text;
+    v_expired record;  -- dead jobs and audit rows past retention
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
         return jsonb_build_object('skipped', true);
@@ -2094,6 +2929,8 @@ begin
         v_reaped := v_reaped + jq._reap_expired(v_queue, v_now);
     end loop;
 
+    select * into v_expired from jq._purge_past_retention(v_now);
+
     return jsonb_build_object(
         'skipped', false,
         'partitions_created', v_created,
@@ -2102,7 +2939,9 @@ begin
         'leases_reaped', v_reaped,
         'lanes_purged', v_lanes,
         'jobs_rescued', v_rescued,
-        'workers_purged', v_workers);
+        'workers_purged', v_workers,
+        'dead_purged', v_expired.dead_purged,
+        'audit_purged', v_expired.audit_purged);
 end
 $$;
 
@@ -2110,7 +2949,87 @@ $$;
 -- Name: FUNCTION jq_maintain(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour. -> jsonb summary.';
+COMMENT ON FUNCTION jq.jq_maintain() IS 'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour, delete dead jobs past dead_retention and audit rows past audit_retention (10,000 each per call). -> jsonb summary.';
+
+--
+-- Name: jq_queue_pause(text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_queue_pause(p_queue text, p_type text DEFAULT NULL::text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_new boolean;
+begin
+    perform jq._check_queue(p_queue);
+    perform jq._check_text(p_type, 'type', 128, true);
+    insert into jq.queue_pauses (queue, type, paused_at, paused_by)
+    values (p_queue, p_type, jq._now(), jq._actor())
+    on conflict (queue, (coalesce(type, ''))) do nothing;
+    v_new := found;
+    perform jq._audit('queue_pause', jsonb_build_object('queue', p_queue, 'type', p_type), v_new::integer);
+    return v_new;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_queue_pause(p_queue text, p_type text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_queue_pause(p_queue text, p_type text) IS 'Pause a queue (queue, type null) or one type in it (queue, type): claims skip it from the next call on; running jobs finish, enqueue still works. True when newly paused. Audited.';
+
+--
+-- Name: jq_queue_pauses(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_queue_pauses() RETURNS TABLE(queue text, type text, paused_at timestamp with time zone, paused_by text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+    select p.queue, p.type, p.paused_at, p.paused_by
+      from jq.queue_pauses p
+     order by p.queue, p.type nulls first
+$$;
+
+--
+-- Name: FUNCTION jq_queue_pauses(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_queue_pauses() IS 'Paused queues and (queue, type) pairs -> (queue, type null for the whole queue, paused_at, paused_by).';
+
+--
+-- Name: jq_queue_resume(text, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_queue_resume(p_queue text, p_type text DEFAULT NULL::text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_was boolean;
+begin
+    perform jq._check_queue(p_queue);
+    perform jq._check_text(p_type, 'type', 128, true);
+    delete from jq.queue_pauses p
+     where p.queue = p_queue and coalesce(p.type, '') = coalesce(p_type, '');
+    v_was := found;
+    if v_was then
+        perform jq._wake_queue(p_queue);
+    end if;
+    perform jq._audit('queue_resume', jsonb_build_object('queue', p_queue, 'type', p_type), v_was::integer);
+    return v_was;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_queue_resume(p_queue text, p_type text); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_queue_resume(p_queue text, p_type text) IS 'Resume a paused queue or (queue, type): true when it was paused; wakes the queue''s waiting workers (NOTIFY). Audited.';
 
 --
 -- Name: jq_queue_set_fair(text, boolean); Type: FUNCTION; Schema: jq
@@ -2127,6 +3046,7 @@ begin
     insert into jq.queue_settings as s (queue, fair, updated_at) values (p_queue, p_fair, now())
     on conflict on constraint queue_settings_pkey do update
        set fair = excluded.fair, updated_at = excluded.updated_at;
+    perform jq._audit('queue_set_fair', jsonb_build_object('queue', p_queue, 'fair', p_fair), 1);
     return p_fair;
 end
 $$;
@@ -2195,42 +3115,51 @@ CREATE FUNCTION jq.jq_retry_dead(p_type text DEFAULT NULL::text, p_error text DE
     SET standard_conforming_strings TO 'on'
     AS $$
 declare
-    v_now         timestamptz := jq._now();
-    v_fingerprint text := jq.error_fingerprint(p_error);
-    v_ids         uuid[];
-    v_count       integer;
+    v_now    timestamptz := jq._now();
+    v_types  text[];
+    v_errors text[];
+    v_ids    uuid[];
+    v_count  integer := 0;
 begin
     if p_limit is not null and p_limit < 1 then
         raise exception 'limit % is out of range', p_limit
             using errcode = '22023', hint = 'Pass a positive limit, or null for every matching job.';
     end if;
+    perform jq._check_error_filter(p_error);
+    select array_agg(g.type), array_agg(g.error) into v_types, v_errors
+      from jq._dead_groups_matching(p_since, p_type, p_error) g;
     -- Collect the ids first and move them with id = any(...): a join against
     -- the chosen rows would be planned from jq.dead_jobs' statistics, which
     -- are often far off (the table swings between empty and tens of
-    -- thousands), and a nested loop over 20,000 rows took minutes.
-    select array_agg(c.id) into v_ids
-      from (select d.id
-              from jq.dead_jobs d
-             where (p_type is null or d.type = p_type)
-               and (p_error is null or d.error_fingerprint = v_fingerprint)
-               and (p_since is null or d.failed_at >= p_since)
-             order by d.failed_at
-             limit p_limit
-               for update skip locked) c;
-    if v_ids is null then
-        return 0;
+    -- thousands), and a nested loop over 20,000 rows took minutes. Here the
+    -- few matched groups drive probes of dead_jobs_group_idx.
+    if v_types is not null then
+        select array_agg(c.id) into v_ids
+          from (select d.id
+                  from unnest(v_types, v_errors) as g(type, error)
+                  join jq.dead_jobs d on d.type = g.type and d.error_fingerprint = g.error
+                 where (p_since is null or d.failed_at >= p_since)
+                 order by d.failed_at
+                 limit p_limit
+                   for update of d skip locked) c;
     end if;
-    with moved as (
-        delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
-    ), requeued as (
-        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                             idempotency_key, tenant, concurrency_key, last_error, created_at)
-        select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
-          from moved m
-        returning 1
-    )
-    select count(*) into v_count from requeued;
+    if v_ids is not null then
+        with moved as (
+            delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
+        ), requeued as (
+            insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
+                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log)
+            select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
+                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log
+              from moved m
+            returning 1
+        )
+        select count(*) into v_count from requeued;
+    end if;
+    perform jq._audit('retry_dead',
+                      jsonb_strip_nulls(jsonb_build_object('type', p_type, 'error', p_error,
+                                                           'since', p_since, 'limit', p_limit)),
+                      v_count);
     return v_count;
 end
 $$;
@@ -2239,7 +3168,7 @@ $$;
 -- Name: FUNCTION jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit); error is a fingerprint or a raw message of the group; attempts reset; returns the number requeued.';
+COMMENT ON FUNCTION jq.jq_retry_dead(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Requeue dead jobs (type, error, since, limit) of the groups jq_dead_groups(since, type, error) lists; attempts reset; audited; returns the number requeued, 0 when nothing matched.';
 
 --
 -- Name: jq_schedule_delete(text); Type: FUNCTION; Schema: jq
@@ -2253,7 +3182,7 @@ CREATE FUNCTION jq.jq_schedule_delete(p_name text) RETURNS boolean
 begin
     perform jq._check_schedule_name(p_name);
     delete from jq.schedules s where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_delete', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2278,7 +3207,7 @@ begin
        set enabled = false,
            updated_at = case when s.enabled then jq._now() else s.updated_at end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_pause', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2329,6 +3258,7 @@ begin
                    queue = p_queue, priority = p_priority, jitter_seconds = p_jitter_seconds,
                    max_attempts = p_max_attempts, missed = p_missed, next_run_at = v_next, updated_at = v_now
              where s.name = p_name;
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, false, v_next;
             return;
         end if;
@@ -2338,6 +3268,7 @@ begin
                 p_max_attempts, p_missed, p_next_run_at, v_now, v_now)
         on conflict do nothing;
         if found then
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, true, p_next_run_at;
             return;
         end if;
@@ -2368,7 +3299,7 @@ begin
            next_run_at = case when s.enabled then s.next_run_at end,
            updated_at = case when s.enabled then s.updated_at else jq._now() end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_resume', jsonb_build_object('name', p_name), found);
 end
 $$;
 
@@ -2592,7 +3523,7 @@ COMMENT ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting 
 -- Name: jq_stats(); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled bigint, running bigint, oldest_ready_age interval, dead bigint)
+CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled bigint, running bigint, oldest_ready_age interval, dead bigint, paused boolean)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -2608,11 +3539,19 @@ CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled 
          group by j.queue
     ), buried as (
         select d.queue, count(*) as dead from jq.dead_jobs d group by d.queue
+    ), counted as (
+        select coalesce(l.queue, b.queue) as queue, coalesce(l.ready, 0) as ready,
+               coalesce(l.scheduled, 0) as scheduled, coalesce(l.running, 0) as running,
+               l.oldest_ready_age, coalesce(b.dead, 0) as dead
+          from live l
+          full join buried b on b.queue = l.queue
+    ), paused as (
+        select p.queue from jq.queue_pauses p where p.type is null
     )
-    select coalesce(l.queue, b.queue), coalesce(l.ready, 0), coalesce(l.scheduled, 0),
-           coalesce(l.running, 0), l.oldest_ready_age, coalesce(b.dead, 0)
-      from live l
-      full join buried b on b.queue = l.queue
+    select coalesce(c.queue, p.queue), coalesce(c.ready, 0), coalesce(c.scheduled, 0), coalesce(c.running, 0),
+           c.oldest_ready_age, coalesce(c.dead, 0), p.queue is not null
+      from counted c
+      full join paused p on p.queue = c.queue
      order by 1
 $$;
 
@@ -2620,20 +3559,20 @@ $$;
 -- Name: FUNCTION jq_stats(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_stats() IS 'Per queue: (queue, ready, scheduled, running, oldest_ready_age, dead).';
+COMMENT ON FUNCTION jq.jq_stats() IS 'Per queue: (queue, ready, scheduled, running, oldest_ready_age, dead, paused: the whole queue is paused).';
 
 --
 -- Name: jq_status(uuid); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean)
+CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean, result jsonb)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
     select found.job_id, found.type, found.queue, found.status, found.attempts, found.max_attempts,
            found.run_at, found.next_attempt_at, found.last_error, found.created_at, found.finished_at,
-           found.tenant, found.priority, found.cancel_requested
+           found.tenant, found.priority, found.cancel_requested, found.result
       from (
         select j.id as job_id, j.type, j.queue,
                case when j.status = 'processing' then 'running'
@@ -2643,17 +3582,17 @@ CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text
                j.attempts, j.max_attempts, j.run_at,
                case when j.status = 'pending' and j.attempts > 0 then j.run_at end as next_attempt_at,
                j.last_error, j.created_at, null::timestamptz as finished_at,
-               j.tenant, j.priority, j.cancel_requested, 1 as source
+               j.tenant, j.priority, j.cancel_requested, null::jsonb as result, 1 as source
           from jq.jobs j
          where j.id = p_job_id
         union all
         select d.id, d.type, d.queue, 'dead', d.attempts, d.max_attempts, d.run_at, null,
-               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, 2
+               d.last_error, d.created_at, d.failed_at, d.tenant, d.priority, false, null, 2
           from jq.dead_jobs d
          where d.id = p_job_id
         union all
         select h.id, h.type, h.queue, h.status, h.attempts, h.max_attempts, h.run_at, null,
-               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, 3
+               h.last_error, h.created_at, h.finished_at, h.tenant, null, false, h.result, 3
           from jq.job_history h
          where h.id = p_job_id
       ) found
@@ -2665,7 +3604,7 @@ $$;
 -- Name: FUNCTION jq_status(p_job_id uuid); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested); no row if unknown.';
+COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested, result); no row if unknown.';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -2704,7 +3643,7 @@ begin
     perform jq._check_text(p_tenant, 'tenant', null, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
     delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('tenant_policy_delete', jsonb_build_object('queue', p_queue, 'tenant', p_tenant), v_found);
 end
 $$;
 
@@ -2742,6 +3681,7 @@ begin
     on conflict on constraint tenant_policies_pkey do update
        set weight = excluded.weight, max_running = excluded.max_running, updated_at = excluded.updated_at
     returning t.queue, nullif(t.tenant, ''), t.weight, t.max_running;
+    perform jq._audit('tenant_policy_set', jsonb_build_object('queue', p_queue, 'tenant', p_tenant, 'weight', p_weight, 'max_running', p_max_running), 1);
 end
 $$;
 
@@ -3072,6 +4012,7 @@ CREATE TABLE jq.dead_jobs (
     failed_at timestamp with time zone NOT NULL,
     concurrency_key text,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
@@ -3142,6 +4083,8 @@ CREATE TABLE jq.job_history (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
+    result jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
 PARTITION BY RANGE (finished_at);
@@ -3151,6 +4094,12 @@ PARTITION BY RANGE (finished_at);
 --
 
 COMMENT ON TABLE jq.job_history IS 'Append-only record of finished jobs, one partition per UTC day, rotated by jq_maintain.';
+
+--
+-- Name: COLUMN job_history.result; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.job_history.result IS 'What the handler returned (jq_complete''s p_results), null when it returned nothing.';
 
 --
 -- Name: job_history_default; Type: TABLE; Schema: jq
@@ -3170,6 +4119,8 @@ CREATE TABLE jq.job_history_default (
     created_at timestamp with time zone NOT NULL,
     finished_at timestamp with time zone NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
+    result jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
 
@@ -3197,6 +4148,7 @@ CREATE TABLE jq.jobs (
     concurrency_key text,
     deferred boolean DEFAULT false NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -3251,6 +4203,26 @@ CREATE TABLE jq.migrations (
 --
 
 COMMENT ON TABLE jq.migrations IS 'Ledger of applied jq schema migrations; the highest release is jq_version().';
+
+--
+-- Name: queue_pauses; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.queue_pauses (
+    queue text NOT NULL,
+    type text,
+    paused_at timestamp with time zone NOT NULL,
+    paused_by text NOT NULL,
+    CONSTRAINT queue_pauses_paused_by_length CHECK (((char_length(paused_by) >= 1) AND (char_length(paused_by) <= 255))),
+    CONSTRAINT queue_pauses_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT queue_pauses_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+);
+
+--
+-- Name: TABLE queue_pauses; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.queue_pauses IS 'Paused queues (type null: the whole queue) and paused (queue, type) pairs; jq_claim skips them. Written by jq_queue_pause / jq_queue_resume.';
 
 --
 -- Name: queue_settings; Type: TABLE; Schema: jq
@@ -3355,6 +4327,11 @@ CREATE TABLE jq.settings (
     max_payload_depth integer DEFAULT 64 NOT NULL,
     max_error_length integer DEFAULT 8000 NOT NULL,
     worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
+    dead_retention interval DEFAULT '30 days'::interval NOT NULL,
+    audit_retention interval DEFAULT '90 days'::interval,
+    max_result_bytes integer DEFAULT 65536 NOT NULL,
+    CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
+    CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
     CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
     CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
@@ -3362,6 +4339,7 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_max_error_length_range CHECK (((max_error_length >= 256) AND (max_error_length <= 1048576))),
     CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
     CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
+    CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
     CONSTRAINT settings_singleton CHECK (singleton),
     CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
 );
@@ -3370,7 +4348,7 @@ CREATE TABLE jq.settings (
 -- Name: TABLE settings; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length, result bytes), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -3552,6 +4530,12 @@ ALTER TABLE ONLY jq.workers
 CREATE INDEX audit_log_at_idx ON jq.audit_log USING btree (at, id);
 
 --
+-- Name: dead_jobs_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX dead_jobs_created_idx ON jq.dead_jobs USING btree (created_at, id);
+
+--
 -- Name: dead_jobs_failed_at_idx; Type: INDEX; Schema: jq
 --
 
@@ -3570,6 +4554,18 @@ CREATE INDEX dead_jobs_group_idx ON jq.dead_jobs USING btree (type, error_finger
 CREATE INDEX idempotency_keys_expires_idx ON jq.idempotency_keys USING btree (expires_at);
 
 --
+-- Name: job_history_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX job_history_created_idx ON ONLY jq.job_history USING btree (created_at, id);
+
+--
+-- Name: job_history_default_created_at_id_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX job_history_default_created_at_id_idx ON jq.job_history_default USING btree (created_at, id);
+
+--
 -- Name: job_history_id_idx; Type: INDEX; Schema: jq
 --
 
@@ -3586,6 +4582,12 @@ CREATE INDEX job_history_default_id_idx ON jq.job_history_default USING btree (i
 --
 
 CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+
+--
+-- Name: jobs_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_created_idx ON jq.jobs USING btree (created_at, id);
 
 --
 -- Name: jobs_deferred_idx; Type: INDEX; Schema: jq
@@ -3624,6 +4626,12 @@ CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHER
 CREATE INDEX jobs_suspect_idx ON jq.jobs USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
 
 --
+-- Name: queue_pauses_key_idx; Type: INDEX; Schema: jq
+--
+
+CREATE UNIQUE INDEX queue_pauses_key_idx ON jq.queue_pauses USING btree (queue, COALESCE(type, ''::text));
+
+--
 -- Name: schedules_due_idx; Type: INDEX; Schema: jq
 --
 
@@ -3634,6 +4642,12 @@ CREATE INDEX schedules_due_idx ON jq.schedules USING btree (next_run_at) WHERE e
 --
 
 CREATE INDEX workers_last_seen_idx ON jq.workers USING btree (last_seen) WHERE (gone_at IS NULL);
+
+--
+-- Name: job_history_default_created_at_id_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.job_history_created_idx ATTACH PARTITION jq.job_history_default_created_at_id_idx;
 
 --
 -- Name: job_history_default_id_idx; Type: INDEX ATTACH; Schema: jq
@@ -3656,6 +4670,27 @@ GRANT USAGE ON SCHEMA jq TO jq_worker;
 GRANT USAGE ON SCHEMA jq TO jq_admin;
 
 --
+-- Name: FUNCTION _actor(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._actor() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._actor() TO jq_admin;
+
+--
+-- Name: FUNCTION _attempt_error(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._attempt_error(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._attempt_error(p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION _attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _audit(p_action text, p_target jsonb, p_rows bigint); Type: ACL; Schema: jq
 --
 
@@ -3663,11 +4698,39 @@ REVOKE ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) F
 GRANT ALL ON FUNCTION jq._audit(p_action text, p_target jsonb, p_rows bigint) TO jq_admin;
 
 --
+-- Name: FUNCTION _audited_found(p_action text, p_target jsonb, p_found boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._audited_found(p_action text, p_target jsonb, p_found boolean) TO jq_admin;
+
+--
 -- Name: FUNCTION _bounded_error(p_error text); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._bounded_error(p_error text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._bounded_error(p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION _bulk_filter(p_filter jsonb, p_ids uuid[], p_limit integer, p_dead boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._bulk_filter(p_filter jsonb, p_ids uuid[], p_limit integer, p_dead boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._bulk_filter(p_filter jsonb, p_ids uuid[], p_limit integer, p_dead boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _bulk_pick(p_source text, p_filter jsonb, p_ids uuid[], p_limit integer, p_state text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._bulk_pick(p_source text, p_filter jsonb, p_ids uuid[], p_limit integer, p_state text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._bulk_pick(p_source text, p_filter jsonb, p_ids uuid[], p_limit integer, p_state text, p_now timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _bulk_target(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._bulk_target(p_filter jsonb, p_ids uuid[], p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._bulk_target(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
 
 --
 -- Name: FUNCTION _channel(p_queue text); Type: ACL; Schema: jq
@@ -3689,6 +4752,13 @@ GRANT ALL ON FUNCTION jq._check_batch_payloads(p_jobs jsonb) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_concurrency_key(p_key text, p_prefix text) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_error_filter(p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_error_filter(p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_error_filter(p_error text) TO jq_admin;
 
 --
 -- Name: FUNCTION _check_job(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_prefix text); Type: ACL; Schema: jq
@@ -3724,6 +4794,13 @@ GRANT ALL ON FUNCTION jq._check_payload(p_payload jsonb, p_what text) TO jq_admi
 
 REVOKE ALL ON FUNCTION jq._check_queue(p_queue text, p_prefix text, p_wildcard boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_queue(p_queue text, p_prefix text, p_wildcard boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_results(p_job_ids uuid[], p_results jsonb[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_results(p_job_ids uuid[], p_results jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_results(p_job_ids uuid[], p_results jsonb[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _check_schedule_name(p_name text); Type: ACL; Schema: jq
@@ -3789,11 +4866,11 @@ REVOKE ALL ON FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with 
 GRANT ALL ON FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with time zone) TO jq_admin;
 
 --
--- Name: FUNCTION _claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+-- Name: FUNCTION _claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_quotas(p_queue text, p_types text[], p_now timestamp with time zone, p_fair boolean, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _claim_quotas_fair(p_left integer, p_groups jq.claim_group[]); Type: ACL; Schema: jq
@@ -3803,11 +4880,11 @@ REVOKE ALL ON FUNCTION jq._claim_quotas_fair(p_left integer, p_groups jq.claim_g
 GRANT ALL ON FUNCTION jq._claim_quotas_fair(p_left integer, p_groups jq.claim_group[]) TO jq_admin;
 
 --
--- Name: FUNCTION _claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+-- Name: FUNCTION _claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_quotas_plain(p_queue text, p_types text[], p_now timestamp with time zone, p_left integer, p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _claim_ready_groups(p_queue text, p_now timestamp with time zone); Type: ACL; Schema: jq
@@ -3838,11 +4915,11 @@ REVOKE ALL ON FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease in
 GRANT ALL ON FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) TO jq_admin;
 
 --
--- Name: FUNCTION _claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]); Type: ACL; Schema: jq
+-- Name: FUNCTION _claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[]) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint); Type: ACL; Schema: jq
@@ -3866,6 +4943,13 @@ REVOKE ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT ho
 GRANT ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) TO jq_admin;
 
 --
+-- Name: FUNCTION _dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text) TO jq_admin;
+
+--
 -- Name: FUNCTION _drop_history_partitions(p_now timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -3878,6 +4962,13 @@ GRANT ALL ON FUNCTION jq._drop_history_partitions(p_now timestamp with time zone
 
 REVOKE ALL ON FUNCTION jq._explain_bad_job(p_jobs jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._explain_bad_job(p_jobs jsonb) TO jq_admin;
+
+--
+-- Name: FUNCTION _id_prefix_sql(p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._id_prefix_sql(p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._id_prefix_sql(p_prefix text) TO jq_admin;
 
 --
 -- Name: FUNCTION _is_filled_text(p_value text, p_max integer); Type: ACL; Schema: jq
@@ -3901,11 +4992,46 @@ REVOKE ALL ON FUNCTION jq._is_run_at_in_range(p_run_at timestamp with time zone)
 GRANT ALL ON FUNCTION jq._is_run_at_in_range(p_run_at timestamp with time zone) TO jq_admin;
 
 --
+-- Name: FUNCTION _job_cursor(p_created_at timestamp with time zone, p_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._job_cursor(p_created_at timestamp with time zone, p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._job_cursor(p_created_at timestamp with time zone, p_id uuid) TO jq_admin;
+
+--
+-- Name: FUNCTION _job_cursor_sql(p_cursor text, p_oldest_first boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._job_cursor_sql(p_cursor text, p_oldest_first boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._job_cursor_sql(p_cursor text, p_oldest_first boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _job_filter(p_filter jsonb, p_dead boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._job_filter(p_filter jsonb, p_dead boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._job_filter(p_filter jsonb, p_dead boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _job_filter_sql(p_filter jsonb, p_source text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._job_filter_sql(p_filter jsonb, p_source text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._job_filter_sql(p_filter jsonb, p_source text, p_now timestamp with time zone) TO jq_admin;
+
+--
 -- Name: FUNCTION _job_json_ok(p_job jsonb); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._job_json_ok(p_job jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._job_json_ok(p_job jsonb) TO jq_admin;
+
+--
+-- Name: FUNCTION _job_status_words(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._job_status_words() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._job_status_words() TO jq_admin;
 
 --
 -- Name: FUNCTION _key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone); Type: ACL; Schema: jq
@@ -3964,6 +5090,13 @@ REVOKE ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) FR
 GRANT ALL ON FUNCTION jq._payload_too_deep(p_payload jsonb, p_depth integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._purge_past_retention(p_now timestamp with time zone, OUT dead_purged integer, OUT audit_purged integer) TO jq_admin;
+
+--
 -- Name: FUNCTION _raise_bad_argument(p_message text, p_sqlstate text, p_hint text); Type: ACL; Schema: jq
 --
 
@@ -3985,6 +5118,13 @@ REVOKE ALL ON FUNCTION jq._release_order(p_release text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._release_order(p_release text) TO jq_admin;
 
 --
+-- Name: FUNCTION _requeue_dead_jobs(p_ids uuid[], p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._requeue_dead_jobs(p_ids uuid[], p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._requeue_dead_jobs(p_ids uuid[], p_now timestamp with time zone) TO jq_admin;
+
+--
 -- Name: FUNCTION _rescue_gone_workers(p_now timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -3999,11 +5139,11 @@ REVOKE ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_
 GRANT ALL ON FUNCTION jq._retire(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone) TO jq_admin;
 
 --
--- Name: FUNCTION _retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text); Type: ACL; Schema: jq
+-- Name: FUNCTION _retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _schedule_key(p_name text, p_slot timestamp with time zone); Type: ACL; Schema: jq
@@ -4034,6 +5174,13 @@ REVOKE ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight
 GRANT ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _wake_queue(p_queue text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._wake_queue(p_queue text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._wake_queue(p_queue text) TO jq_admin;
+
+--
 -- Name: FUNCTION _worker_isolation(p_worker text); Type: ACL; Schema: jq
 --
 
@@ -4046,6 +5193,13 @@ GRANT ALL ON FUNCTION jq._worker_isolation(p_worker text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq.error_fingerprint(p_error text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.error_fingerprint(p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_audit_log(p_since timestamp with time zone, p_action text, p_actor text, p_limit integer, p_before_id bigint) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_cancel(p_job_id uuid); Type: ACL; Schema: jq
@@ -4064,19 +5218,33 @@ GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, 
 GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, p_lease interval, p_types text[]) TO jq_admin;
 
 --
--- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_worker;
-GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) TO jq_admin;
 
 --
--- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: ACL; Schema: jq
@@ -4111,6 +5279,42 @@ GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease i
 GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interval) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_jobs_cancel(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_jobs_cancel(p_filter jsonb, p_ids uuid[], p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_jobs_cancel(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_jobs_discard(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_jobs_discard(p_filter jsonb, p_ids uuid[], p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_jobs_discard(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_jobs_retry(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_jobs_retry(p_filter jsonb, p_ids uuid[], p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_jobs_retry(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
+
+--
 -- Name: FUNCTION jq_key_limit_delete(p_type text); Type: ACL; Schema: jq
 --
 
@@ -4125,12 +5329,42 @@ REVOKE ALL ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) F
 GRANT ALL ON FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_limits(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_limits() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_limits() TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_limits() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_limits() TO jq_admin;
+
+--
 -- Name: FUNCTION jq_maintain(); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq.jq_maintain() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_maintain() TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_maintain() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_queue_pause(p_queue text, p_type text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_queue_pause(p_queue text, p_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_queue_pause(p_queue text, p_type text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_queue_pauses(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_queue_pauses() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_queue_pauses() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_queue_resume(p_queue text, p_type text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_queue_resume(p_queue text, p_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_queue_resume(p_queue text, p_type text) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_queue_set_fair(p_queue text, p_fair boolean); Type: ACL; Schema: jq
@@ -4367,6 +5601,12 @@ GRANT SELECT ON TABLE jq.key_limits TO jq_admin;
 GRANT SELECT ON TABLE jq.migrations TO jq_admin;
 
 --
+-- Name: TABLE queue_pauses; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.queue_pauses TO jq_admin;
+
+--
 -- Name: TABLE queue_settings; Type: ACL; Schema: jq
 --
 
@@ -4437,6 +5677,24 @@ GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
 --
 
 GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.dead_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(dead_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.audit_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(audit_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.max_result_bytes; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(max_result_bytes) ON TABLE jq.settings TO jq_admin;
 
 --
 -- Name: TABLE tenant_policies; Type: ACL; Schema: jq

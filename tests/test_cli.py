@@ -431,7 +431,10 @@ def test_dead_groups_and_retry(db: psycopg.Connection, dsn: str) -> None:
     result = run("dead", "retry", "--type", "charge_card", "--dsn", dsn, "--json")
     assert json.loads(result.stdout) == {"requeued": 2}
     assert db.execute("select count(*) from jq.dead_jobs").fetchone()[0] == 1
-    assert run("dead", "retry", "--type", "charge_card", "--dsn", dsn).stdout.strip() == "requeued 0 dead jobs"
+    nothing = run("dead", "retry", "--type", "charge_card", "--dsn", dsn)
+    assert nothing.exit_code == 3  # nothing matched: the closest groups, and exit 3
+    assert "send_email" in nothing.stdout
+    assert error_lines(nothing)[0] == "error: no dead job matched type 'charge_card'"
 
     # --type is required; a bad --limit is the database's one-line error.
     assert run("dead", "retry", "--dsn", dsn).exit_code == 2

@@ -343,6 +343,7 @@ def test_status_shape_and_failed_retrying_example(client: TestClient, db: psycop
         "lastError",
         "createdAt",
         "finishedAt",
+        "result",
     }
     assert body["status"] == "failed_retrying"
     assert body["attempts"] == 3
@@ -450,7 +451,10 @@ def test_dead_letter_groups_and_retry_example(client: TestClient, db: psycopg.Co
     r = client.post("/dead-letter/retry", json=RETRY_WEBHOOKS, headers=ADMIN)
     assert r.status_code == 202, r.text
     assert r.json() == {"requeued": 3}
-    assert client.post("/dead-letter/retry", json=RETRY_WEBHOOKS, headers=ADMIN).json() == {"requeued": 0}
+    again = client.post("/dead-letter/retry", json=RETRY_WEBHOOKS, headers=ADMIN)
+    assert again.status_code == 202
+    assert again.json()["requeued"] == 0  # nothing matched: the closest groups, the same type first
+    assert [(g["type"], g["count"]) for g in again.json()["hint"]] == [("deliver_webhook", 2), ("send_email", 1)]
     r = client.post("/dead-letter/retry", json={"type": "deliver_webhook", "limit": 1}, headers=ADMIN)
     assert r.json() == {"requeued": 1}
     assert db.execute("select count(*) from jq.dead_jobs").fetchone()[0] == 2
@@ -856,6 +860,8 @@ ADMIN_ROUTES = [
     ("DELETE", "/tenant-policies/default/acme"),
     ("PUT", "/key-limits/sync_account"),
     ("DELETE", "/key-limits/sync_account"),
+    ("GET", "/audit"),
+    ("GET", f"/jobs/{uuid4()}/attempts"),
 ]
 ALL_ROUTES = PRODUCER_ROUTES + ADMIN_ROUTES + [("GET", "/openapi.json")]
 
@@ -1037,6 +1043,8 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
         ("DELETE", "/tenant-policies/{queue}/{tenant}"),
         ("PUT", "/key-limits/{type}"),
         ("DELETE", "/key-limits/{type}"),
+        ("GET", "/audit"),
+        ("GET", "/jobs/{id}/attempts"),
     }
     error_ref = "#/components/schemas/ErrorResponse"
     for key, op in operations.items():

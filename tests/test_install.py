@@ -177,9 +177,9 @@ def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empt
         # The newer release's version of a function.
         conn.execute(
             "create or replace function jq.jq_stats() returns table (queue text, ready bigint, "
-            "scheduled bigint, running bigint, oldest_ready_age interval, dead bigint) "
+            "scheduled bigint, running bigint, oldest_ready_age interval, dead bigint, paused boolean) "
             "language sql stable as $$ select 'newer', 0::bigint, 0::bigint, 0::bigint, null::interval, "
-            "0::bigint $$"
+            "0::bigint, false $$"
         )
         body = conn.execute("select prosrc from pg_proc where oid = 'jq.jq_stats()'::regprocedure").fetchone()[0]
         with pytest.raises(pyjq.SchemaTooNew, match=f"jq {newer} is installed"):

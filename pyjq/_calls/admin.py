@@ -39,10 +39,14 @@ class QueueStats:
     running: int
     oldest_ready_age: timedelta | None  # None when no job is ready
     dead: int
+    paused: bool = False  # the whole queue is paused (jq_queue_pause)
 
 
+# error selects groups as jq_retry_dead does: fingerprint, raw message, or case-insensitive substring.
 DEAD_GROUPS: Many[DeadGroup] = Many(
-    DeadGroup, "select * from jq.jq_dead_groups(p_since => %(since)s::timestamptz, p_type => %(type)s::text)"
+    DeadGroup,
+    "select * from jq.jq_dead_groups(p_since => %(since)s::timestamptz, p_type => %(type)s::text,"
+    " p_error => %(error)s::text)",
 )
 RETRY_DEAD: Scalar[int] = Scalar(
     "select jq.jq_retry_dead(p_type => %(type)s::text, p_error => %(error)s::text,"

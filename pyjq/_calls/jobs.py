@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from . import Many, One, Scalar
@@ -34,6 +35,7 @@ class JobStatus:
     tenant: str | None = None
     priority: int | None = None
     cancel_requested: bool = False
+    result: Any = None  # succeeded: what the handler returned (decoded JSON); None when it returned nothing
 
 
 ENQUEUE: One[EnqueueResult] = One(

@@ -1,5 +1,6 @@
-"""Worker calls: claim, finish, heartbeat, release, waiting marks, maintenance
-(sql/functions/claim.sql, finish.sql, wakeup.sql, maintenance.sql).
+"""Worker calls: claim, finish, heartbeat, release, waiting marks, maintenance,
+the bounds (sql/functions/claim.sql, finish.sql, wakeup.sql, maintenance.sql,
+limits.sql).
 
 The claim is the one call that does not decode its rows the usual way: a
 claimed row may hold a value Python cannot represent (a JSON number of 5,000
@@ -34,6 +35,7 @@ __all__ = [
     "COMPLETE",
     "FINISH",
     "HEARTBEAT",
+    "LIMITS",
     "LISTEN_SESSION",
     "MAINTAIN",
     "RELEASE",
@@ -44,6 +46,7 @@ __all__ = [
     "ClaimedJob",
     "Finished",
     "LeaseState",
+    "Limits",
     "ListenSession",
     "Released",
     "listen_async",
@@ -79,6 +82,16 @@ class Finished:
     job_id: UUID
     status: str
     next_attempt_at: datetime | None  # failed_retrying: when the next attempt is due
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The bounds in jq.settings now (jq_limits)."""
+
+    max_payload_bytes: int
+    max_payload_depth: int
+    max_error_length: int
+    max_result_bytes: int  # bytes of a result's JSON text; jq_complete refuses a larger one (54000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,18 +139,21 @@ CLAIM = ClaimCall(
     " cross join lateral jq.jq_claim(p_queue => q.queue_name, p_worker => %(worker)s::text,"
     " p_limit => q.claim_limit, p_lease => %(lease)s::interval, p_types => %(types)s::text[]) as c"
 )
-# Successes only (the batch without failures).
+# Successes only (the batch without failures). results: the handlers' return values as
+# JSON text, parallel to job_ids (None: none returned a value).
 COMPLETE: Many[Finished] = Many(
     Finished,
     "select t.job_id, 'succeeded' as status, null::timestamptz as next_attempt_at"
-    " from jq.jq_complete(p_job_ids => %(job_ids)s::uuid[], p_worker => %(worker)s::text) as t(job_id)",
+    " from jq.jq_complete(p_job_ids => %(job_ids)s::uuid[], p_worker => %(worker)s::text,"
+    " p_results => %(results)s::text[]::jsonb[]) as t(job_id)",
 )
 # A batch of results in one statement: jq_complete for the successes, then
 # jq_fail once per failed job (the four arrays are the failures, index by index).
 FINISH: Many[Finished] = Many(
     Finished,
     "select t.job_id, 'succeeded' as status, null::timestamptz as next_attempt_at"
-    " from jq.jq_complete(p_job_ids => %(job_ids)s::uuid[], p_worker => %(worker)s::text) as t(job_id)"
+    " from jq.jq_complete(p_job_ids => %(job_ids)s::uuid[], p_worker => %(worker)s::text,"
+    " p_results => %(results)s::text[]::jsonb[]) as t(job_id)"
     " union all"
     " select f.job_id, r.status, r.next_attempt_at"
     " from unnest(%(failed_ids)s::uuid[], %(errors)s::text[], %(retry_in)s::interval[], %(discard)s::boolean[])"
@@ -145,6 +161,7 @@ FINISH: Many[Finished] = Many(
     " cross join lateral jq.jq_fail(p_job_id => f.job_id, p_worker => %(worker)s::text, p_error => f.error,"
     " p_retry_in => f.retry_in, p_discard => f.discard) as r",
 )
+LIMITS: One[Limits] = One(Limits, "select * from jq.jq_limits()")
 HEARTBEAT: Many[LeaseState] = Many(
     LeaseState,
     "select job_id, state from jq.jq_heartbeat(p_job_ids => %(job_ids)s::uuid[], p_worker => %(worker)s::text,"

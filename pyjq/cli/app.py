@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from .. import __version__
-from . import dead, dev, fairness, install, jobs, maintain, schedules, serve, worker, workers
+from . import attempts, audit, dead, dev, fairness, install, jobs, maintain, schedules, serve, worker, workers
 from .common import CONTEXT_SETTINGS, CLIError, describe, dsn_option
 
 __all__ = ["cli", "main"]
@@ -123,6 +123,8 @@ for _command in (
     maintain.maintain,
     serve.serve,
     dev.dev,
+    audit.audit,
+    attempts.attempts,
 ):
     cli.add_command(_command)
 

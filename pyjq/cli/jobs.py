@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from datetime import datetime
 from typing import Any
@@ -100,6 +101,7 @@ _STATUS_FIELDS = (
     "finished_at",
     "cancel_requested",
     "last_error",
+    "result",
 )
 
 
@@ -125,6 +127,9 @@ def status(ctx: click.Context, job_id: UUID, dsn: str | None, as_json: bool) -> 
             click.echo(f"{name.ljust(width)}  |")
             for line in value.rstrip("\n").splitlines():
                 click.echo(f"    {line}")
+        elif name == "result":
+            # JSON as the handler returned it; '-' when there is none (JSON null too).
+            click.echo(f"{name.ljust(width)}  {'-' if value is None else json.dumps(value, ensure_ascii=False)}")
         else:
             click.echo(f"{name.ljust(width)}  {fmt(value)}")
 

@@ -29,6 +29,8 @@ from .db import Database
 from .errors import install_handlers
 from .fields import JSON_VALUE_SCHEMA
 from .middleware import RequestContextMiddleware
+from .routes.attempts import add_attempt_routes
+from .routes.audit import add_audit_routes
 from .routes.common import ERROR_DESCRIPTIONS
 from .routes.dead_letters import add_dead_letter_routes
 from .routes.fairness import add_fairness_routes
@@ -120,6 +122,8 @@ def create_app(
     add_operations_routes(app.router, db, admin, viewer)
     add_fairness_routes(app.router, db, admin, viewer)
     add_probe_routes(app.router, db, admin)
+    add_audit_routes(app.router, db, admin)
+    add_attempt_routes(app.router, db, admin)
     _mount_console(app, db, store)
 
     @app.get("/openapi.json", include_in_schema=False)
@@ -157,6 +161,7 @@ def _document(app: FastAPI) -> dict[str, Any]:
             {"name": "jobs", "description": "Enqueue, look up and cancel jobs (producer scope)."},
             {"name": "schedules", "description": "Cron schedules in a named timezone (admin scope)."},
             {"name": "dead letters", "description": "Jobs that used up their attempts (admin scope)."},
+            {"name": "audit", "description": "Who did what: the operator audit log (admin scope)."},
             {
                 "name": "fairness",
                 "description": "How tenants share a queue: weights, caps, concurrency-key limits (admin scope).",

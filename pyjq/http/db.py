@@ -27,9 +27,10 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from .._calls import admin, expect_row, jobs, policies, registry, throughput
+from .._calls import admin, audit, expect_row, jobs, policies, registry, throughput
 from .._calls import schedules as schedule_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
+from ..dead_letters import closest_groups
 
 __all__ = ["Database"]
 
@@ -132,9 +133,11 @@ class Database:
 
     # -- dead letters, stats ------------------------------------------------------------
 
-    async def dead_groups(self, *, since: datetime | None, type: str | None) -> list[admin.DeadGroup]:
+    async def dead_groups(
+        self, *, since: datetime | None, type: str | None, error: str | None = None
+    ) -> list[admin.DeadGroup]:
         async with self._connection() as conn:
-            return await admin.DEAD_GROUPS.run_async(conn, since=since, type=type)
+            return await admin.DEAD_GROUPS.run_async(conn, since=since, type=type, error=error)
 
     async def retry_dead(
         self,
@@ -144,9 +147,28 @@ class Database:
         since: datetime | None,
         limit: int | None,
         actor: str | None = None,
-    ) -> int:
-        async with self._connection(actor) as conn:
-            return await admin.RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
+    ) -> tuple[int, list[admin.DeadGroup]]:
+        """(how many were requeued, and when none: the closest groups in the window)."""
+        async with self._connection(actor=actor) as conn:
+            count = await admin.RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
+            if count:
+                return count, []
+            groups = await admin.DEAD_GROUPS.run_async(conn, since=since, type=None, error=None)
+        return 0, closest_groups(groups, type=type)
+
+    # -- the audit log, a job's attempts ------------------------------------------------
+
+    async def audit_log(
+        self, *, since: datetime | None, action: str | None, actor: str | None, limit: int, before: int | None
+    ) -> list[audit.AuditEntry]:
+        async with self._connection() as conn:
+            return await audit.AUDIT_LOG.run_async(
+                conn, since=since, action=action, actor=actor, limit=limit, before_id=before
+            )
+
+    async def job_attempts(self, job_id: UUID) -> list[audit.JobAttempt]:
+        async with self._connection() as conn:
+            return await audit.JOB_ATTEMPTS.run_async(conn, job_id=job_id)
 
     async def stats(self) -> list[admin.QueueStats]:
         async with self._connection() as conn:
@@ -172,13 +194,14 @@ class Database:
         max_attempts: int | None,
         missed: str,
         next_run_at: datetime | None,
+        actor: str | None = None,
     ) -> tuple[bool, schedule_calls.Schedule]:
         """Create or replace a schedule; (created, the schedule as jq_schedules shows it).
 
         One transaction (every operation is one): the put's row lock holds off a concurrent delete until
         the read-back is done.
         """
-        async with self._connection() as conn:
+        async with self._connection(actor=actor) as conn:
             put = await schedule_calls.SCHEDULE_PUT.run_async(
                 conn,
                 name=name,
@@ -200,8 +223,8 @@ class Database:
         async with self._connection() as conn:
             return await schedule_calls.SCHEDULES.run_async(conn, name=name)
 
-    async def schedule_delete(self, name: str) -> bool:
-        async with self._connection() as conn:
+    async def schedule_delete(self, name: str, *, actor: str | None = None) -> bool:
+        async with self._connection(actor=actor) as conn:
             return bool(await schedule_calls.SCHEDULE_DELETE.run_async(conn, name=name))
 
     # -- fairness: tenants, tenant policies, key limits ---------------------------------
@@ -215,31 +238,25 @@ class Database:
             return await policies.TENANT_POLICIES.run_async(conn)
 
     async def tenant_policy_set(
-        self,
-        queue: str,
-        tenant: str | None,
-        *,
-        weight: int | None,
-        max_running: int | None,
-        actor: str | None = None,
+        self, queue: str, tenant: str | None, *, weight: int | None, max_running: int | None, actor: str | None = None
     ) -> policies.TenantPolicy:
-        async with self._connection(actor) as conn:
+        async with self._connection(actor=actor) as conn:
             row = await policies.TENANT_POLICY_SET.run_async(
                 conn, queue=queue, tenant=tenant, weight=weight, max_running=max_running
             )
         return expect_row(row, "jq_tenant_policy_set")
 
-    async def tenant_policy_delete(self, queue: str, tenant: str | None) -> bool:
-        async with self._connection() as conn:
+    async def tenant_policy_delete(self, queue: str, tenant: str | None, *, actor: str | None = None) -> bool:
+        async with self._connection(actor=actor) as conn:
             return bool(await policies.TENANT_POLICY_DELETE.run_async(conn, queue=queue, tenant=tenant))
 
-    async def key_limit_set(self, type: str, max_running: int) -> policies.KeyLimit:
-        async with self._connection() as conn:
+    async def key_limit_set(self, type: str, max_running: int, *, actor: str | None = None) -> policies.KeyLimit:
+        async with self._connection(actor=actor) as conn:
             row = await policies.KEY_LIMIT_SET.run_async(conn, type=type, max_running=max_running)
         return expect_row(row, "jq_key_limit_set")
 
-    async def key_limit_delete(self, type: str) -> bool:
-        async with self._connection() as conn:
+    async def key_limit_delete(self, type: str, *, actor: str | None = None) -> bool:
+        async with self._connection(actor=actor) as conn:
             return bool(await policies.KEY_LIMIT_DELETE.run_async(conn, type=type))
 
     async def workers(self) -> list[registry.WorkerInfo]:

@@ -187,6 +187,7 @@ class Job(_Response):
                 "lastError": "Timeout calling pdf-renderer after 30s",
                 "createdAt": "2026-10-20T09:12:44Z",
                 "finishedAt": None,
+                "result": None,
             }
         }
     )
@@ -201,6 +202,11 @@ class Job(_Response):
     last_error: str | None
     created_at: datetime
     finished_at: datetime | None
+    result: Any = Field(
+        default=None,
+        description="What the handler returned (any JSON value) once the job succeeded; null before, "
+        "for other outcomes, or when it returned nothing. Kept as long as the job's history record.",
+    )
 
 
 class CancelledJob(_Response):
@@ -271,10 +277,26 @@ class ScheduleList(_Response):
 # -- dead letters ----------------------------------------------------------------------
 
 
+# The time windows of the dead-letter views (pyjq.dead_letters.WINDOWS), beside an explicit since.
+DeadWindow = Literal["1h", "24h", "7d"]
+_ERROR_FILTER = (
+    "Only the groups this text selects: a fingerprint from GET /dead-letter, a raw error message of the group, "
+    "or a case-insensitive part of the fingerprint or of the sample error's first line (e.g. HTTP 503)."
+)
+
+
 class DeadLetterQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: JobType | None = Field(default=None, description="Only dead jobs of this type.")
+    error: ErrorText | None = Field(default=None, description=_ERROR_FILTER)
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
+    window: DeadWindow | None = Field(default=None, description="Only jobs that died in the last 1h, 24h or 7d.")
+
+    @model_validator(mode="after")
+    def _one_window(self) -> DeadLetterQuery:
+        if self.window is not None and self.since is not None:
+            raise PydanticCustomError("window_and_since", "pass window or since, not both")
+        return self
 
 
 class DeadGroup(_Response):
@@ -295,17 +317,25 @@ class RetryDeadRequest(_Request):
         json_schema_extra={"example": {"type": "deliver_webhook", "error": "HTTP 503", "since": "2026-10-18T06:00:00Z"}}
     )
     type: JobType = Field(description="Requeue dead jobs of this type.")
-    error: ErrorText | None = Field(
-        default=None,
-        description="Only this error group: a fingerprint from GET /dead-letter, or any raw error message of it.",
-    )
+    error: ErrorText | None = Field(default=None, description=_ERROR_FILTER)
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
+    window: DeadWindow | None = Field(default=None, description="Only jobs that died in the last 1h, 24h or 7d.")
     limit: Limit | None = Field(default=None, description="Requeue at most this many (oldest failures first).")
+
+    @model_validator(mode="after")
+    def _one_window(self) -> RetryDeadRequest:
+        if self.window is not None and self.since is not None:
+            raise PydanticCustomError("window_and_since", "pass window or since, not both")
+        return self
 
 
 class RetryDeadResult(_Response):
     model_config = ConfigDict(json_schema_extra={"example": {"requeued": 1840}})
     requeued: int
+    hint: list[DeadGroup] | None = Field(
+        default=None,
+        description="Only when requeued is 0: the closest groups in the window (the type's first, then the largest).",
+    )
 
 
 # -- queues, health --------------------------------------------------------------------

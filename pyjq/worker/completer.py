@@ -10,6 +10,15 @@ says so). A batch the database refuses (not a connection problem) is written
 result by result (split-retry), so one bad result (say, a ``Retry`` delay
 jq_fail rejects) cannot hold up the others. While the database is unreachable
 the results wait and the write is retried.
+
+Return values travel with the successes (jq_complete's ``p_results``). A value
+over ``jq.settings.max_result_bytes`` would make jq_complete refuse the whole
+batch, so it is written as a failed attempt instead (jq_fail: the job
+retries). The bound is read (``jq_limits``) with the first batch that holds a
+value, again before a value is refused (an admin may have raised it), and
+after the connection was lost or jq_complete refused a value anyway (an admin
+lowered the bound, or PostgreSQL prints a number longer than Python did):
+that one success is then written as a failure with jq's message.
 """
 
 from __future__ import annotations
@@ -20,7 +29,8 @@ from datetime import UTC, datetime
 
 import psycopg
 
-from .._calls.worker import COMPLETE, FINISH, Finished
+from .._calls.worker import COMPLETE, FINISH, LIMITS, Finished
+from . import returned
 from .connections import DATABASE_ERRORS, Connections
 from .errortext import clean
 from .log import log_db_error, logger, oneline
@@ -36,6 +46,7 @@ class Completer:
         self._connections = connections
         self._name = worker_name
         self._flush_interval = flush_interval
+        self._max_result_bytes: int | None = None  # jq_limits, read when a batch holds a value
 
     async def run(self) -> None:
         """The flush loop: a batch whenever results are waiting (runs until cancelled)."""
@@ -95,6 +106,7 @@ class Completer:
                     )
                     return
                 log_db_error(self._name, "write results", exc)
+                self._max_result_bytes = None  # read again on the new connection
                 await asyncio.sleep(backoff.next())
                 continue
             except DATABASE_ERRORS as exc:
@@ -102,7 +114,7 @@ class Completer:
                     for result in pending:
                         await self._write([result])
                     return
-                plain = _without_request(pending[0], exc)
+                plain = _without_request(pending[0], exc) or self._without_value(pending[0], exc)
                 if plain is None:
                     logger.error(
                         "job %s: could not record its outcome (%s); it runs again after its lease expires",
@@ -119,22 +131,27 @@ class Completer:
             return
 
     async def _write_once(self, batch: list[Result]) -> list[tuple[Result, str, datetime | None]]:
-        """One statement: jq_complete for the successes, jq_fail for each failure."""
+        """One statement: jq_complete for the successes, jq_fail for each failure
+        (and, once, jq_limits before the first batch holding a value)."""
         stats = self._state.stats
-        done_ok = [r.run.job.id for r in batch if r.ok]
-        failed = [r for r in batch if not r.ok]
-        stats["round_trips"] += 1
-        stats["complete"] += 1 if done_ok else 0
-        stats["fail"] += len(failed)
         rows: list[Finished]
         async with self._connections.connection() as conn:
+            batch = await self._within_bound(conn, batch)
+            succeeded = [r for r in batch if r.ok]
+            done_ok = [r.run.job.id for r in succeeded]
+            values = [r.value for r in succeeded] if any(r.value is not None for r in succeeded) else None
+            failed = [r for r in batch if not r.ok]
+            stats["round_trips"] += 1
+            stats["complete"] += 1 if done_ok else 0
+            stats["fail"] += len(failed)
             if not failed:
-                rows = await COMPLETE.run_async(conn, job_ids=done_ok, worker=self._name)
+                rows = await COMPLETE.run_async(conn, job_ids=done_ok, worker=self._name, results=values)
             else:
                 rows = await FINISH.run_async(
                     conn,
                     job_ids=done_ok,
                     worker=self._name,
+                    results=values,
                     failed_ids=[r.run.job.id for r in failed],
                     errors=[r.error for r in failed],
                     retry_in=[r.retry_in for r in failed],
@@ -143,6 +160,33 @@ class Completer:
         outcome = {row.job_id: (row.status, row.next_attempt_at) for row in rows}
         # A success missing from jq_complete's answer: this worker no longer held the job.
         return [(r, *outcome.get(r.run.job.id, ("lease_lost", None))) for r in batch]
+
+    async def _within_bound(self, conn: psycopg.AsyncConnection, batch: list[Result]) -> list[Result]:
+        """The batch with every value over max_result_bytes made a failed attempt. The bound
+        is read when it is not known, and read again before a value is refused by a bound
+        read earlier (an admin may have raised it)."""
+        largest = max((r.value_bytes for r in batch if r.value is not None), default=None)
+        if largest is None:
+            return batch
+        limit = self._max_result_bytes
+        if limit is None or largest > limit:
+            limit = self._max_result_bytes = await self._read_bound(conn)
+        return [_failed(r, returned.too_large(r.value_bytes, limit)) if r.value_bytes > limit else r for r in batch]
+
+    async def _read_bound(self, conn: psycopg.AsyncConnection) -> int:
+        self._state.stats["round_trips"] += 1
+        self._state.stats["limits"] += 1
+        limits = await LIMITS.run_async(conn)
+        assert limits is not None  # jq_limits answers one row
+        return limits.max_result_bytes
+
+    def _without_value(self, result: Result, refusal: Exception) -> Result | None:
+        """A success whose value jq_complete refused (54000), as a failed attempt with jq's
+        message (None for any other refusal). The bound is read again before the next value."""
+        if not result.ok or result.value is None or getattr(refusal, "sqlstate", None) != "54000":
+            return None
+        self._max_result_bytes = None
+        return _failed(result, f"jq_complete refused the result: {oneline(refusal)}")
 
 
 def _without_request(result: Result, refusal: Exception) -> Result | None:
@@ -164,6 +208,12 @@ def _without_request(result: Result, refusal: Exception) -> Result | None:
             f"discard={result.discard}: {oneline(refusal)})"
         ),
     )
+
+
+def _failed(result: Result, error: str) -> Result:
+    """A success whose value jq cannot store, as a failed attempt."""
+    logger.warning("job %s (%s): %s; the attempt fails", result.run.job.id, result.run.job.type, error)
+    return Result(result.run, result.duration_ms, ok=False, error=clean(error))
 
 
 def _wake_for_retry(q: Queue, next_at: datetime) -> None:

@@ -3,7 +3,8 @@
 Coroutine handlers run as asyncio tasks of their own; plain functions on
 daemon threads (:mod:`pyjq.worker.threads`, as many as there are slots). A
 slot is freed when the handler returns; its :class:`~pyjq.worker.state.Result`
-then waits in the buffer for the completer. A job whose row Python cannot
+(with the return value as JSON, :mod:`pyjq.worker.returned`) then waits in
+the buffer for the completer. A job whose row Python cannot
 hold is dead-lettered (``jq_fail`` with discard) without running.
 
 Timeouts: a coroutine is cancelled and the attempt fails with a TimeoutError.
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..job import Discard, Job, Retry
+from . import returned
 from .errortext import clean, describe, headline
 from .log import logger
 from .state import Handler, Result, Run, RunState
@@ -88,6 +90,8 @@ class Executor:
                 await asyncio.wait({run.inner})  # until the handler really returns
             if run.inner.cancelled():
                 return None, True
+            if run.inner.exception() is None:
+                run.returned = run.inner.result()
             return run.inner.exception(), False
         future = self._threads.submit(handler.fn, job)
         future.add_done_callback(_retrieve)
@@ -102,6 +106,8 @@ class Executor:
             error = TypeError(
                 f"the handler of {job.type!r} returned an awaitable from a plain function; declare it with async def"
             )
+        elif error is None:
+            run.returned = future.result()
         return error, False
 
     def _time_out(self, run: Run, handler: Handler) -> None:
@@ -135,12 +141,21 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
             return Result(run, duration_ms, ok=False, error="cancelled: cancellation was requested")
         return Result(run, duration_ms, ok=False, error="CancelledError: the handler's task was cancelled")
     if error is None:
-        return Result(run, duration_ms, ok=True)
+        return _succeeded(run, duration_ms)
     if isinstance(error, Retry):
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), retry_in=error.after)
     if isinstance(error, Discard):
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), discard=True)
     return Result(run, duration_ms, ok=False, error=describe(error))
+
+
+def _succeeded(run: Run, duration_ms: float) -> Result:
+    """ok, with the return value as JSON; a value jq cannot store fails the attempt."""
+    try:
+        value, size = returned.encode(run.returned)
+    except returned.UnstorableResult as exc:
+        return Result(run, duration_ms, ok=False, error=clean(str(exc)))
+    return Result(run, duration_ms, ok=True, value=value, value_bytes=size)
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

@@ -135,6 +135,7 @@ class Run:
     timed_out: bool = False
     lost: bool = False  # jq_heartbeat said lost: never write a result
     released: bool = False  # handed back by jq_release: never write a result
+    returned: Any = None  # what the handler returned (the executor's), stored as the job's result
 
     @property
     def holds_lease(self) -> bool:
@@ -210,6 +211,8 @@ class Result:
     error: str | None = None
     retry_in: timedelta | None = None
     discard: bool = False
+    value: str | None = None  # ok: the return value as JSON text (pyjq.worker.returned); None: it returned None
+    value_bytes: int = 0  # its size as jq_complete measures it (UTF-8 bytes)
 
 
 class Results:

@@ -96,6 +96,9 @@ declare
     v_left   integer := p_limit;
     v_round  integer := 0;
     v_isolation text;                -- what the worker may take as to suspects (jq._worker_isolation)
+    v_paused boolean;                -- the whole queue is paused (jq_queue_pause)
+    v_skip   text[];                 -- its paused types; null when none
+    v_suspect_types text[] := p_types;  -- types a suspect may be claimed from
 begin
     perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
@@ -121,13 +124,29 @@ begin
     -- Steps 0-3 (claim_steps.sql has one function per step).
     perform jq._rescue_gone_workers(v_now);  -- sql/functions/workers.sql
     perform jq._reap_expired(p_queue, v_now);
+    -- Pauses (queue_pause.sql): one probe of a tiny table. A paused queue
+    -- gives nothing; the jobs of a paused type are skipped where candidates
+    -- are read (quotas, take; suspects by the types they may be).
+    select bool_or(p.type is null), array_agg(p.type) filter (where p.type is not null)
+      into v_paused, v_skip
+      from jq.queue_pauses p
+     where p.queue = p_queue;
+    if v_paused then
+        return;
+    end if;
+    if v_skip is not null then
+        v_suspect_types := array(select distinct s.type from jq.jobs s
+                                  where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2
+                                    and (p_types is null or s.type = any(p_types))
+                                    and s.type <> all(v_skip));
+    end if;
     -- Suspects (jobs orphaned twice) run alone: a worker holding one claims
     -- nothing else; a worker holding nothing takes one, if any is due.
     v_isolation := jq._worker_isolation(p_worker);
     if v_isolation = 'isolated' then
         return;
-    elsif v_isolation = 'idle' then
-        return query select * from jq._claim_suspect(p_queue, p_worker, p_lease, v_now, p_types);
+    elsif v_isolation = 'idle' and cardinality(v_suspect_types) is distinct from 0 then
+        return query select * from jq._claim_suspect(p_queue, p_worker, p_lease, v_now, v_suspect_types);
         if found then
             return;
         end if;
@@ -149,9 +168,9 @@ begin
     -- room), so this ends within one round per group.
     loop
         v_round := v_round + 1;
-        v_quotas := jq._claim_quotas(p_queue, p_types, v_now, v_fair, v_left, v_groups, v_jobs);
+        v_quotas := jq._claim_quotas(p_queue, p_types, v_now, v_fair, v_left, v_groups, v_jobs, v_skip);
         exit when cardinality(v_quotas) = 0;
-        v_taken := jq._claim_take(p_queue, p_types, v_now, v_quotas, v_jobs);
+        v_taken := jq._claim_take(p_queue, p_types, v_now, v_quotas, v_jobs, v_skip);
         v_jobs := v_jobs || v_taken;
         v_left := p_limit - cardinality(v_jobs);
         exit when v_left = 0 or v_round > cardinality(v_groups);

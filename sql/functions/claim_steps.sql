@@ -201,7 +201,7 @@ $$;
 -- a FIFO claim would); otherwise the fair or the plain rule shares them.
 create or replace function jq._claim_quotas(
     p_queue text, p_types text[], p_now timestamptz, p_fair boolean, p_left integer,
-    p_groups jq.claim_group[], p_jobs jq.claim_job[])
+    p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[])
 returns jq.claim_group[]
 language plpgsql
 as $$
@@ -220,7 +220,7 @@ begin
     elsif p_fair then
         return jq._claim_quotas_fair(p_left, p_groups);
     else
-        return jq._claim_quotas_plain(p_queue, p_types, p_now, p_left, p_groups, p_jobs);
+        return jq._claim_quotas_plain(p_queue, p_types, p_now, p_left, p_groups, p_jobs, p_skip_types);
     end if;
 end
 $$;
@@ -275,7 +275,7 @@ $$;
 -- group's head, at most what its tenant has room for), p_left of them.
 create or replace function jq._claim_quotas_plain(
     p_queue text, p_types text[], p_now timestamptz, p_left integer,
-    p_groups jq.claim_group[], p_jobs jq.claim_job[])
+    p_groups jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[])
 returns jq.claim_group[]
 language plpgsql
 as $$
@@ -295,6 +295,7 @@ begin
                     and j.priority = g.priority and coalesce(j.tenant, '') = g.tkey
                     and j.run_at <= p_now
                     and (p_types is null or j.type = any(p_types))
+                    and (p_skip_types is null or j.type <> all(p_skip_types))
                     and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
                   order by j.run_at
                   limit least(p_left, g.left_room)) j
@@ -314,11 +315,13 @@ end
 $$;
 
 -- Step 4b. Take each group's quota from its head: lock its oldest ready jobs
--- of the given types (p_types null: any), skipping rows other claimers hold
+-- of the given types (p_types null: any) but not of the paused ones
+-- (p_skip_types), skipping rows other claimers hold
 -- (a group whose first rows are taken yields its next), jobs already taken
 -- (p_jobs) and jobs whose key has no room. Returns the jobs taken.
 create or replace function jq._claim_take(
-    p_queue text, p_types text[], p_now timestamptz, p_quotas jq.claim_group[], p_jobs jq.claim_job[])
+    p_queue text, p_types text[], p_now timestamptz, p_quotas jq.claim_group[], p_jobs jq.claim_job[],
+    p_skip_types text[])
 returns jq.claim_job[]
 language plpgsql
 as $$
@@ -334,6 +337,7 @@ begin
                 and j.run_at <= p_now
                 and j.orphaned < 2  -- suspects run in isolation (jq._claim_suspect)
                 and (p_types is null or j.type = any(p_types))
+                and (p_skip_types is null or j.type <> all(p_skip_types))  -- paused types
                 and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
                 and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
               order by j.run_at

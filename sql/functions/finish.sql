@@ -3,9 +3,13 @@
 -- was reaped or taken by another worker is left alone and reported as such.
 
 -- Deletes finished jobs from jq.jobs and records them in jq.job_history, by
--- the retire path every finisher takes (jq._retire_jobs). Returns the ids it
+-- the retire path every finisher takes (jq._retire_jobs), with what each
+-- handler returned: p_results[i] is job p_job_ids[i]'s result (a null
+-- element or a null array: none). A result over settings.max_result_bytes
+-- refuses the whole call (54000, nothing changed): workers check the bound
+-- first (jq_limits) and fail that attempt instead. Returns the ids it
 -- completed.
-create or replace function jq.jq_complete(p_job_ids uuid[], p_worker text)
+create or replace function jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[] default null)
 returns setof uuid
 language plpgsql
 volatile
@@ -19,13 +23,15 @@ declare
 begin
     perform jq._check_worker(p_worker);
     perform jq._check_not_null(p_job_ids, 'job_ids');
-    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker);
+    perform jq._check_results(p_job_ids, p_results);
+    return query select * from jq._retire_jobs(p_job_ids, 'succeeded', null, v_now, p_worker, p_results);
 end
 $$;
-comment on function jq.jq_complete(uuid[], text) is
-    'Complete jobs this worker holds (job_ids, worker): delete from jq.jobs, append to history as succeeded; returns the ids completed. Jobs whose lease was lost are left alone.';
+comment on function jq.jq_complete(uuid[], text, jsonb[]) is
+    'Complete jobs this worker holds (job_ids, worker, results parallel to job_ids or null): delete from jq.jobs, append to history as succeeded with each result; returns the ids completed. Jobs whose lease was lost are left alone; a result over settings.max_result_bytes refuses the call (54000).';
 
--- Records a failed attempt. Returns (status, next_attempt_at):
+-- Records a failed attempt (also in the job's attempt log, the last 10 kept).
+-- Returns (status, next_attempt_at):
 --   failed_retrying  back to pending at now + retry_in, or jq.retry_delay(attempts)
 --   dead             moved to jq.dead_jobs: attempts used up, or p_discard
 --   cancelled        its cancellation had been requested
@@ -66,6 +72,14 @@ begin
         return;
     end if;
 
+    -- This attempt joins the job's attempt log (jq_job_attempts): in the
+    -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
+    -- statement (once in its life), and jq._retire_jobs carries it along.
+    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
+    if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
+        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+    end if;
+
     if v_job.cancel_requested then
         perform jq._retire(array[p_job_id], 'cancelled', v_error, v_now);
         return query select 'cancelled'::text, null::timestamptz;
@@ -77,7 +91,8 @@ begin
         v_next := least(v_now + coalesce(p_retry_in, jq.retry_delay(v_job.attempts)), '9999-12-30 00:00:00+00');
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
-               run_at = v_next, deferred = v_next > v_now, last_error = v_error
+               run_at = v_next, deferred = v_next > v_now, last_error = v_error,
+               attempt_log = v_job.attempt_log
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;

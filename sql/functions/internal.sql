@@ -172,9 +172,12 @@ $$;
 -- idempotency window of their keys. p_worker null: the caller has locked the
 -- rows and decided the outcome (jq_fail, jq_cancel, jq_release,
 -- jq._reap_expired); p_worker given: only jobs that worker still holds
--- (jq_complete, which needs no lock of its own). Returns the ids moved.
+-- (jq_complete, which needs no lock of its own). p_results: what the
+-- handlers returned, parallel to p_ids (succeeded only; null: none). Returns
+-- the ids moved.
 create or replace function jq._retire_jobs(
-    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz, p_worker text default null)
+    p_ids uuid[], p_outcome text, p_error text, p_now timestamptz, p_worker text default null,
+    p_results jsonb[] default null)
 returns setof uuid
 language plpgsql
 as $$
@@ -188,10 +191,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned)
+                                      created_at, failed_at, orphaned, attempt_log)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned
+                   g.created_at, p_now, g.orphaned, g.attempt_log
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -211,10 +214,17 @@ begin
             returning *
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
-                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned)
+                                        idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
+                                        attempt_log, result)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
-                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned
+                   g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
+                   g.attempt_log, r.result
               from gone g
+              -- The first result given for each id; no unnest at all without results.
+              left join (select distinct on (i.id) i.id, i.result
+                           from unnest(p_ids, p_results) with ordinality as i(id, result, ord)
+                          where p_results is not null and i.result is not null
+                          order by i.id, i.ord) r on r.id = g.id
             returning id, queue, idempotency_key
         ), keys as (
             update jq.idempotency_keys k

@@ -64,11 +64,42 @@ begin
 end
 $$;
 
+-- Deletes dead jobs failed longer than settings.dead_retention ago and audit
+-- rows older than settings.audit_retention (null: kept forever), oldest
+-- first and at most 10,000 of each per call, so one call never holds many
+-- locks; a backlog drains over the next calls. Dead jobs are found by
+-- dead_jobs_failed_at_idx, audit rows by audit_log_at_idx; dead jobs locked
+-- by a retry are left for next time.
+create or replace function jq._purge_past_retention(
+    p_now timestamptz, out dead_purged integer, out audit_purged integer)
+language plpgsql
+as $$
+declare
+    v_settings jq.settings;
+begin
+    select * into v_settings from jq.settings;
+    delete from jq.dead_jobs d
+     where d.id in (select x.id from jq.dead_jobs x
+                     where x.failed_at < p_now - v_settings.dead_retention
+                     order by x.failed_at
+                     limit 10000
+                       for update skip locked);
+    get diagnostics dead_purged = row_count;
+    delete from jq.audit_log a
+     where a.id in (select x.id from jq.audit_log x
+                     where x.at < p_now - v_settings.audit_retention
+                     order by x.at
+                     limit 10000);
+    get diagnostics audit_purged = row_count;
+end
+$$;
+
 -- Rotates history partitions, purges idempotency keys whose window is over
 -- and whose job is gone, forgets waiting marks of vanished workers and fair
 -- lanes idle for a day, declares workers gone silent gone (their jobs back
--- to the queue at once) and forgets those gone for an hour, and reaps
--- expired leases in every queue. Only one
+-- to the queue at once) and forgets those gone for an hour, reaps
+-- expired leases in every queue, and deletes dead jobs and audit rows past
+-- their retention (jq._purge_past_retention). Only one
 -- caller does the work at a time; the others return at once with
 -- {"skipped": true}. Returns what it did as JSON.
 create or replace function jq.jq_maintain()
@@ -90,6 +121,7 @@ declare
     v_rescued integer;
     v_workers integer;
     v_queue   text;
+    v_expired record;  -- dead jobs and audit rows past retention
 begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
         return jsonb_build_object('skipped', true);
@@ -143,6 +175,8 @@ begin
         v_reaped := v_reaped + jq._reap_expired(v_queue, v_now);
     end loop;
 
+    select * into v_expired from jq._purge_past_retention(v_now);
+
     return jsonb_build_object(
         'skipped', false,
         'partitions_created', v_created,
@@ -151,11 +185,13 @@ begin
         'leases_reaped', v_reaped,
         'lanes_purged', v_lanes,
         'jobs_rescued', v_rescued,
-        'workers_purged', v_workers);
+        'workers_purged', v_workers,
+        'dead_purged', v_expired.dead_purged,
+        'audit_purged', v_expired.audit_purged);
 end
 $$;
 comment on function jq.jq_maintain() is
-    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour. -> jsonb summary.';
+    'Housekeeping, safe from many workers at once: create history partitions ahead, drop those past retention, purge expired idempotency keys, declare silent workers gone and requeue their jobs, reap expired leases, forget fair lanes idle for a day and workers gone for an hour, delete dead jobs past dead_retention and audit rows past audit_retention (10,000 each per call). -> jsonb summary.';
 
 -- The installed release, as the installer recorded it in jq.release (the
 -- number itself is set once, in bootstrap.sql). Clients and the installer's

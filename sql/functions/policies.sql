@@ -59,6 +59,7 @@ begin
     on conflict on constraint tenant_policies_pkey do update
        set weight = excluded.weight, max_running = excluded.max_running, updated_at = excluded.updated_at
     returning t.queue, nullif(t.tenant, ''), t.weight, t.max_running;
+    perform jq._audit('tenant_policy_set', jsonb_build_object('queue', p_queue, 'tenant', p_tenant, 'weight', p_weight, 'max_running', p_max_running), 1);
 end
 $$;
 comment on function jq.jq_tenant_policy_set(text, text, integer, integer) is
@@ -83,7 +84,7 @@ begin
     perform jq._check_text(p_tenant, 'tenant', null, true, 'Pass null for jobs without a tenant, ''*'' for every tenant.');
     delete from jq.tenant_policies t where t.queue = p_queue and t.tenant = coalesce(p_tenant, '');
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('tenant_policy_delete', jsonb_build_object('queue', p_queue, 'tenant', p_tenant), v_found);
 end
 $$;
 comment on function jq.jq_tenant_policy_delete(text, text) is
@@ -129,6 +130,7 @@ begin
     on conflict on constraint key_limits_pkey do update
        set max_running = excluded.max_running, updated_at = excluded.updated_at
     returning k.type, k.max_running;
+    perform jq._audit('key_limit_set', jsonb_build_object('type', p_type, 'max_running', p_max_running), 1);
 end
 $$;
 comment on function jq.jq_key_limit_set(text, integer) is
@@ -150,7 +152,7 @@ begin
     perform jq._check_not_null(p_type, 'type');
     delete from jq.key_limits k where k.type = p_type;
     get diagnostics v_found = row_count;
-    return v_found;
+    return jq._audited_found('key_limit_delete', jsonb_build_object('type', p_type), v_found);
 end
 $$;
 comment on function jq.jq_key_limit_delete(text) is
@@ -172,6 +174,7 @@ begin
     insert into jq.queue_settings as s (queue, fair, updated_at) values (p_queue, p_fair, now())
     on conflict on constraint queue_settings_pkey do update
        set fair = excluded.fair, updated_at = excluded.updated_at;
+    perform jq._audit('queue_set_fair', jsonb_build_object('queue', p_queue, 'fair', p_fair), 1);
     return p_fair;
 end
 $$;

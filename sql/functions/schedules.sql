@@ -317,6 +317,7 @@ begin
                    queue = p_queue, priority = p_priority, jitter_seconds = p_jitter_seconds,
                    max_attempts = p_max_attempts, missed = p_missed, next_run_at = v_next, updated_at = v_now
              where s.name = p_name;
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, false, v_next;
             return;
         end if;
@@ -326,6 +327,7 @@ begin
                 p_max_attempts, p_missed, p_next_run_at, v_now, v_now)
         on conflict do nothing;
         if found then
+            perform jq._audit('schedule_put', jsonb_build_object('name', p_name, 'cron', p_cron, 'timezone', p_timezone, 'type', p_type, 'queue', p_queue), 1);
             return query select p_name, true, p_next_run_at;
             return;
         end if;
@@ -349,7 +351,7 @@ as $$
 begin
     perform jq._check_schedule_name(p_name);
     delete from jq.schedules s where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_delete', jsonb_build_object('name', p_name), found);
 end
 $$;
 comment on function jq.jq_schedule_delete(text) is
@@ -371,7 +373,7 @@ begin
        set enabled = false,
            updated_at = case when s.enabled then jq._now() else s.updated_at end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_pause', jsonb_build_object('name', p_name), found);
 end
 $$;
 comment on function jq.jq_schedule_pause(text) is
@@ -396,7 +398,7 @@ begin
            next_run_at = case when s.enabled then s.next_run_at end,
            updated_at = case when s.enabled then s.updated_at else jq._now() end
      where s.name = p_name;
-    return found;
+    return jq._audited_found('schedule_resume', jsonb_build_object('name', p_name), found);
 end
 $$;
 comment on function jq.jq_schedule_resume(text) is

@@ -45,5 +45,5 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
-def json_response(model: BaseModel, status: int = 200) -> JSONResponse:
-    return JSONResponse(model.model_dump(mode="json", by_alias=True), status_code=status)
+def json_response(model: BaseModel, status: int = 200, *, exclude_none: bool = False) -> JSONResponse:
+    return JSONResponse(model.model_dump(mode="json", by_alias=True, exclude_none=exclude_none), status_code=status)

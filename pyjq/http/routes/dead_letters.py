@@ -1,4 +1,5 @@
-"""Dead letters (admin scope): GET /dead-letter, POST /dead-letter/retry."""
+"""Dead letters (admin scope): GET /dead-letter, POST /dead-letter/retry (a retry that matched nothing
+answers requeued 0 with a hint: the closest groups)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
+from ...dead_letters import window_since
 from ..auth import Principal
 from ..db import Database
 from ..models import DeadGroup, DeadGroupList, DeadLetterQuery, RetryDeadRequest, RetryDeadResult
@@ -29,7 +31,8 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck, v
         },
     )
     async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = viewer) -> JSONResponse:
-        rows = await db.dead_groups(since=query.since, type=query.type)
+        since = window_since(query.window) if query.window else query.since
+        rows = await db.dead_groups(since=since, type=query.type, error=query.error)
         return json_response(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))
 
     @router.post(
@@ -39,10 +42,20 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck, v
         status_code=202,
         response_model=None,
         responses={
-            202: {"model": RetryDeadResult, "description": "Requeued with fresh attempts."},
+            202: {
+                "model": RetryDeadResult,
+                "description": "Requeued with fresh attempts; requeued 0 with a hint (the closest groups) "
+                "when nothing matched.",
+            },
             **error_responses(400, 413, 422),
         },
     )
-    async def dead_retry(body: RetryDeadRequest, _: Principal = admin) -> JSONResponse:
-        count = await db.retry_dead(type=body.type, error=body.error, since=body.since, limit=body.limit)
-        return json_response(RetryDeadResult(requeued=count), 202)
+    async def dead_retry(body: RetryDeadRequest, principal: Principal = admin) -> JSONResponse:
+        since = window_since(body.window) if body.window else body.since
+        count, closest = await db.retry_dead(
+            type=body.type, error=body.error, since=since, limit=body.limit, actor=principal.name
+        )
+        if count:
+            return json_response(RetryDeadResult(requeued=count), 202, exclude_none=True)
+        hint = [DeadGroup.model_validate(g, from_attributes=True) for g in closest]
+        return json_response(RetryDeadResult(requeued=0, hint=hint), 202)

@@ -92,10 +92,10 @@ def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck, view
         },
     )
     async def tenant_policy_put(
-        queue: PolicyQueueParam, tenant: PolicyTenantParam, body: TenantPolicyRequest, _: Principal = admin
+        queue: PolicyQueueParam, tenant: PolicyTenantParam, body: TenantPolicyRequest, principal: Principal = admin
     ) -> JSONResponse:
         row = await db.tenant_policy_set(
-            queue, _policy_tenant(tenant), weight=body.weight, max_running=body.max_running
+            queue, _policy_tenant(tenant), weight=body.weight, max_running=body.max_running, actor=principal.name
         )
         return json_response(TenantPolicy.model_validate(row, from_attributes=True))
 
@@ -112,10 +112,10 @@ def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck, view
         },
     )
     async def tenant_policy_delete(
-        queue: PolicyQueueParam, tenant: PolicyTenantParam, _: Principal = admin
+        queue: PolicyQueueParam, tenant: PolicyTenantParam, principal: Principal = admin
     ) -> Response:
         who = _policy_tenant(tenant)
-        if not await db.tenant_policy_delete(queue, who):
+        if not await db.tenant_policy_delete(queue, who, actor=principal.name):
             raise ApiError(404, "POLICY_NOT_FOUND", f"No policy for {_tenant_label(who)} in queue {queue!r}.")
         return Response(status_code=204)
 
@@ -129,8 +129,10 @@ def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck, view
             **error_responses(400, 413, 422),
         },
     )
-    async def key_limit_put(type: KeyLimitTypeParam, body: KeyLimitRequest, _: Principal = admin) -> JSONResponse:
-        row = await db.key_limit_set(type, body.max_running)
+    async def key_limit_put(
+        type: KeyLimitTypeParam, body: KeyLimitRequest, principal: Principal = admin
+    ) -> JSONResponse:
+        row = await db.key_limit_set(type, body.max_running, actor=principal.name)
         return json_response(KeyLimit.model_validate(row, from_attributes=True))
 
     @router.delete(
@@ -145,7 +147,7 @@ def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck, view
             **error_responses(400, 404, 422),
         },
     )
-    async def key_limit_delete(type: KeyLimitTypeParam, _: Principal = admin) -> Response:
-        if not await db.key_limit_delete(type):
+    async def key_limit_delete(type: KeyLimitTypeParam, principal: Principal = admin) -> Response:
+        if not await db.key_limit_delete(type, actor=principal.name):
             raise ApiError(404, "KEY_LIMIT_NOT_FOUND", f"Type {type!r} has no key limit.")
         return Response(status_code=204)

@@ -46,7 +46,7 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck, view
             **error_responses(400, 413, 422),
         },
     )
-    async def schedule_put(name: NewNameParam, body: ScheduleRequest, _: Principal = admin) -> JSONResponse:
+    async def schedule_put(name: NewNameParam, body: ScheduleRequest, principal: Principal = admin) -> JSONResponse:
         # The first slot, as pyjq.schedule computes it (croniter in the timezone, jq's DST rule); a bad
         # cron or timezone raises InvalidArgument (22023) here, before anything is written.
         next_run_at = await asyncio.to_thread(_first_slot, body.cron, body.timezone)
@@ -62,6 +62,7 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck, view
             max_attempts=body.max_attempts,
             missed=body.missed,
             next_run_at=next_run_at,
+            actor=principal.name,
         )
         return json_response(_schedule(row), 201 if created else 200)
 
@@ -101,7 +102,7 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck, view
             **error_responses(400, 404, 422),
         },
     )
-    async def schedule_delete(name: NameParam, _: Principal = admin) -> Response:
-        if not await db.schedule_delete(name):
+    async def schedule_delete(name: NameParam, principal: Principal = admin) -> Response:
+        if not await db.schedule_delete(name, actor=principal.name):
             raise ApiError(404, "SCHEDULE_NOT_FOUND", f"No schedule {name!r}.")
         return Response(status_code=204)

@@ -57,13 +57,15 @@ def add_actions(router: APIRouter, console: Console) -> None:
         session, form = await console.acting_session(request)
 
         async def act() -> str:
-            count = await db.retry_dead(
+            count, _ = await db.retry_dead(
                 type=form.get("type"),
                 error=form.get("error"),
                 since=_since(form),
                 limit=RETRY_LIMIT,
                 actor=session.principal.name,
             )
+            if not count:
+                raise ApiError(404, "NOTHING_MATCHED", f"No dead {form.get('type')} jobs match that group any more.")
             return f"Requeued {count} dead {form.get('type')} jobs ({form.get('error')})."
 
         return await attempt(console, request, session, f"{PREFIX}/dead", act)

@@ -8,7 +8,7 @@ select results_eq(
         from pg_proc p
        cross join lateral unnest(p.proargnames, p.proallargtypes, p.proargmodes)
                           with ordinality as a(name, type, mode, ord)
-       where p.oid = 'jq.jq_dead_groups(timestamptz, text)'::regprocedure and a.mode = 't'
+       where p.oid = 'jq.jq_dead_groups(timestamptz, text, text)'::regprocedure and a.mode = 't'
        order by a.ord
        limit 5$$,
     $$values ('type'::text, 'text'::text), ('error', 'text'), ('count', 'bigint'),

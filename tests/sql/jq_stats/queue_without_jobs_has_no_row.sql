@@ -1,4 +1,5 @@
--- A queue shows up while it has live or dead jobs; once its last job has
+-- A queue shows up while it has live or dead jobs (or is paused, see
+-- shows_paused.sql); once its last job has
 -- finished it has no row.
 begin;
 select plan(3);

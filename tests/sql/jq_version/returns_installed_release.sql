@@ -1,6 +1,6 @@
 -- jq_version() is the release the installer recorded in jq.release (its
 -- number is written once, in sql/bootstrap.sql); the ledger lists the
--- migrations 1 (0.1.0) to 7 (0.5.0) this installer applies.
+-- migrations 1 (0.1.0) to 10 (0.5.0) this installer applies.
 begin;
 select plan(8);
 
@@ -11,8 +11,10 @@ select cmp_ok((select installed_at from jq.release), '<=', now(), 'jq.release re
 select results_eq('select version, release, name from jq.migrations order by version',
                   $$values (1, '0.1.0'::text, 'initial'::text), (2, '0.2.0', 'schedules'), (3, '0.3.0', 'fairness'),
                            (4, '0.4.0', 'structure'), (5, '0.4.0', 'bounds_and_clock'),
-                           (6, '0.4.0', 'workers'), (7, '0.5.0', 'audit_log')$$,
-                  'the ledger holds migrations 1 (0.1.0) to 7 (0.5.0)');
+                           (6, '0.4.0', 'workers'), (7, '0.5.0', 'audit_log'),
+                           (8, '0.5.0', 'queue_pause_and_listing'), (9, '0.5.0', 'dead_letters_and_attempts'),
+                           (10, '0.5.0', 'job_results')$$,
+                  'the ledger holds migrations 1 (0.1.0) to 10 (0.5.0)');
 select is_empty('select 1 from jq.migrations where applied_at > now()', 'every migration records when it was applied');
 
 -- A release that changes only functions adds no migration, yet reports its own number.

@@ -1,6 +1,6 @@
 -- Who may call which public function. jq_producer: enqueue, status, cancel,
--- version. jq_worker: claim, complete, fail, heartbeat, release, set_waiting,
--- worker_register, worker_beat, worker_deregister, maintain, stats, status, version, schedules_due, schedules_fire. jq_admin:
+-- version, limits. jq_worker: claim, complete, fail, heartbeat, release, set_waiting,
+-- worker_register, worker_beat, worker_deregister, maintain, stats, status, version, schedules_due, schedules_fire, limits. jq_admin:
 -- everything, including managing schedules and the fairness policies (tenant
 -- policies, key limits, fair/plain queues, jq_tenants). A new jq_ function
 -- makes this test fail until its grants are decided here.
@@ -43,6 +43,18 @@ select fn, unnest(roles) from (values
     ('jq_key_limit_delete',     array['jq_admin']),
     ('jq_queue_set_fair',       array['jq_admin']),
     ('jq_tenants',              array['jq_admin']),
+    ('jq_jobs',                 array['jq_admin']),
+    ('jq_jobs_retry',           array['jq_admin']),
+    ('jq_jobs_cancel',          array['jq_admin']),
+    ('jq_jobs_discard',         array['jq_admin']),
+    ('jq_dead_delete',          array['jq_admin']),
+    ('jq_dead_requeue',         array['jq_admin']),
+    ('jq_queue_pause',          array['jq_admin']),
+    ('jq_queue_resume',         array['jq_admin']),
+    ('jq_queue_pauses',         array['jq_admin']),
+    ('jq_audit_log',            array['jq_admin']),
+    ('jq_job_attempts',         array['jq_worker', 'jq_admin']),
+    ('jq_limits',               array['jq_producer', 'jq_worker', 'jq_admin']),
     ('jq_throughput',           array['jq_admin'])) v(fn, roles);
 
 select set_eq(

@@ -5,7 +5,7 @@ select plan(15);
 select columns_are('jq', 'jobs', array[
     'id', 'queue', 'type', 'payload', 'priority', 'run_at', 'status', 'locked_until', 'locked_by',
     'attempts', 'max_attempts', 'idempotency_key', 'tenant', 'last_error', 'created_at', 'cancel_requested',
-    'concurrency_key', 'deferred', 'orphaned'],
+    'concurrency_key', 'deferred', 'orphaned', 'attempt_log'],
     'jq.jobs has exactly the data model''s columns');
 select col_is_pk('jq', 'jobs', 'id', 'id is the primary key');
 select col_type_is('jq', 'jobs', 'id', 'uuid', 'id is a uuid');
@@ -24,8 +24,8 @@ select is_empty(
     $$select attname from pg_attribute
        where attrelid = 'jq.jobs'::regclass and attnum > 0 and not attisdropped and not attnotnull
          and attname not in ('locked_until', 'locked_by', 'idempotency_key', 'tenant', 'last_error',
-                             'concurrency_key')$$,
-    'only the lease, key, tenant, error and concurrency_key columns may be null');
+                             'concurrency_key', 'attempt_log')$$,
+    'only the lease, key, tenant, error, concurrency_key and attempt_log columns may be null');
 
 select * from finish();
 rollback;

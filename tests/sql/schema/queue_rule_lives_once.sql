@@ -9,8 +9,9 @@ select set_eq(
        where connamespace = 'jq'::regnamespace and conname like '%\_queue\_format'$$,
     $$values ('jq.jobs.jobs_queue_format'), ('jq.dead_jobs.dead_jobs_queue_format'),
              ('jq.schedules.schedules_queue_format'), ('jq.tenant_policies.tenant_policies_queue_format'),
-             ('jq.queue_settings.queue_settings_queue_format')$$,
-    'five tables have a queue_format constraint');
+             ('jq.queue_settings.queue_settings_queue_format'),
+             ('jq.queue_pauses.queue_pauses_queue_format')$$,
+    'six tables have a queue_format constraint');
 select is_empty(
     $$select conname from pg_constraint
        where connamespace = 'jq'::regnamespace and conname like '%\_queue\_format'
