@@ -282,7 +282,7 @@ def test_results_are_kept_for_the_history_retention_and_removed_with_it(db, dsn)
         {"a": 1, "bb": [1, 2, {"c": None}], "é": "ü"},
         [],
         {},
-        "quote \" backslash \\ newline \n tab \t bell \x07",
+        'quote " backslash \\ newline \n tab \t bell \x07',
         12345678901234567890,
         -0.5,
         [True, False, None],
