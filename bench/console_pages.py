@@ -2,15 +2,17 @@
 full HTML of every page, and of the overview's JSON poll, with a large queue behind it. Prints one
 JSON object.
 
-    python bench/console_pages.py            # 1,000,000 live jobs, 100,000 dead, 30 days of history
+    python bench/console_pages.py            # 1,000,000 live jobs, 100,000 dead, 30 days x 20,000 of history
     python bench/console_pages.py --quick    # a tenth of that
     python bench/console_pages.py --dsn "host=... dbname=..."   # an existing (empty) database
 
-The data (not timed), written straight into jq's tables with generate_series: --live jobs on 8
-queues (ready, scheduled, running; 50 tenants), --dead dead jobs in 40 (type, error) groups spread
-over 7 days, and --history-per-day finished jobs for each of the last 30 days in daily partitions
-(made with jq's own jq._make_history_partitions). The requirement's scale is 20 M jobs a day; the
-history here is that scaled down (200,000 a day by default: 1 %, 6 M rows), stated in the output.
+The data (not timed): bench/console_data.py's fill() when it is there (the shared generator of
+the console's data: 1,000,000 live, 100,000 dead, 30 days x 20,000 finished jobs a day, the
+requirement's 20 M a day scaled down 1,000 times; --quick: its quick shape), else this file's own
+smaller generator, written straight into jq's tables with generate_series: --live jobs on 8
+queues, --dead dead jobs in 40 groups over 7 days, --history-per-day finished jobs for each of the
+last 30 days in daily partitions (jq._make_history_partitions). The output names the generator
+and the scale. Either way a schedule and 8 registered workers are added.
 
 Timing: `pyjq serve` runs in its own process; one client logs in once, then fetches each page
 --rounds times in turn, timing from the request to the last byte of the body (httpx, keep-alive).
@@ -122,13 +124,42 @@ def generate(dsn: str, live: int, dead: int, history_per_day: int, days: int) ->
         conn.execute("analyze jq.jobs")
         conn.execute("analyze jq.dead_jobs")
         conn.execute("analyze jq.job_history")
+    return {k: round(v, 1) for k, v in took.items()}
+
+
+def add_schedule_and_workers(dsn: str) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
         pyjq.schedule_put(conn, "daily-digest", cron="0 8 * * *", timezone="Asia/Kolkata", type="send_daily_digest")
         for w in range(8):
             conn.execute(
                 "select * from jq.jq_worker_register(%s, %s::jsonb, 'bench-host', %s, 'bench')",
                 [f"bench-worker-{w}", json.dumps({f"q{w}": 20}), 1000 + w],
             )
-    return {k: round(v, 1) for k, v in took.items()}
+
+
+def fill_data(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The rows to measure against, from console_data.py when present; what was written, and by whom."""
+    try:
+        from console_data import Shape, fill
+    except ImportError:
+        scale = {"live_jobs": args.live, "dead_jobs": args.dead, "history_days": 30, "history_per_day": args.per_day}
+        took = generate(dsn, args.live, args.dead, args.per_day, 30)
+        generator = "bench/console_pages.py"
+    else:
+        shape = Shape.quick() if args.quick else Shape()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            took = fill(conn, shape, log=False)
+        scale = {
+            "live_jobs": shape.live,
+            "dead_jobs": shape.dead,
+            "history_days": shape.days,
+            "history_per_day": shape.per_day,
+        }
+        generator = "bench/console_data.py"
+    add_schedule_and_workers(dsn)
+    scale["history_rows"] = scale["history_days"] * scale["history_per_day"]
+    scale["of_20M_per_day"] = f"{scale['history_per_day'] / 20_000_000:.3%}"
+    return {"generator": generator, "scale": scale, "generate": took}
 
 
 def cold_throughput(dsn: str) -> dict[str, float]:
@@ -194,20 +225,12 @@ def measure(dsn: str, rounds: int) -> dict[str, Any]:
 
 
 def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
-    generated = generate(dsn, args.live, args.dead, args.history_per_day, 30)
+    data = fill_data(dsn, args)
     pages = measure(dsn, args.rounds)
     worst = max(pages.items(), key=lambda kv: kv[1]["p95_ms"])
     return {
         "bench": "console_pages",
-        "scale": {
-            "live_jobs": args.live,
-            "dead_jobs": args.dead,
-            "history_days": 30,
-            "history_per_day": args.history_per_day,
-            "history_rows": 30 * args.history_per_day,
-            "of_20M_per_day": f"{args.history_per_day / 20_000_000:.2%}",
-        },
-        "generate_s": generated,
+        **data,
         "rounds": args.rounds,
         "pages": pages,
         "worst_p95": {"page": worst[0], "ms": worst[1]["p95_ms"]},
@@ -220,18 +243,17 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the data, fewer rounds")
+    # The sizes of this file's own generator (console_data.py, when present, has its own shapes).
     parser.add_argument("--live", type=int, default=None, help="live jobs (default 1,000,000; quick 100,000)")
     parser.add_argument("--dead", type=int, default=None, help="dead jobs (default 100,000; quick 10,000)")
-    parser.add_argument(
-        "--history-per-day", type=int, default=None, help="finished jobs per day (default 200,000; quick 20,000)"
-    )
+    parser.add_argument("--per-day", type=int, default=None, help="finished jobs per day (default 20,000; quick 5,000)")
     parser.add_argument("--rounds", type=int, default=None, help="fetches of each page (default 40; quick 15)")
     parser.add_argument("--dsn", default=None, help="an existing empty database with jq (default: a throwaway server)")
     args = parser.parse_args()
     tenth = 10 if args.quick else 1
     args.live = args.live or 1_000_000 // tenth
     args.dead = args.dead or 100_000 // tenth
-    args.history_per_day = args.history_per_day or 200_000 // tenth
+    args.per_day = args.per_day or (5_000 if args.quick else 20_000)
     args.rounds = args.rounds or (15 if args.quick else 40)
     if args.dsn:
         result = run(args.dsn, args)

@@ -50,6 +50,7 @@ begin;
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql
 \ir functions/throughput.sql
+\ir functions/console.sql
 \ir roles.sql
 \ir record_release.sql
 commit;

@@ -122,8 +122,8 @@ def create_app(
     add_operations_routes(app.router, db, admin, viewer)
     add_fairness_routes(app.router, db, admin, viewer)
     add_probe_routes(app.router, db, admin)
-    add_audit_routes(app.router, db, admin)
-    add_attempt_routes(app.router, db, admin)
+    add_audit_routes(app.router, db, viewer)  # read-only: a viewer token too
+    add_attempt_routes(app.router, db, viewer)
     _mount_console(app, db, store)
 
     @app.get("/openapi.json", include_in_schema=False)

@@ -161,7 +161,8 @@ def require(store: TokenStore, scope: str) -> Callable[..., Principal]:
                 headers={"WWW-Authenticate": 'Bearer realm="jq", error="invalid_token"'},
             )
         if not may(principal, scope):
-            raise ApiError(403, "FORBIDDEN", f"This route needs the {scope} scope; the token has {principal.scope}.")
+            needed = "viewer or admin" if scope == "viewer" else scope
+            raise ApiError(403, "FORBIDDEN", f"This route needs the {needed} scope; the token has {principal.scope}.")
         return principal
 
     return dependency

@@ -27,7 +27,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from .._calls import admin, audit, expect_row, jobs, policies, registry, throughput
+from .._calls import admin, audit, console, expect_row, jobs, policies, registry
 from .._calls import schedules as schedule_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 from ..dead_letters import closest_groups
@@ -265,9 +265,19 @@ class Database:
 
     # -- the operator console (pyjq.http.ui) ------------------------------------------------
 
-    async def throughput(self, *, since: datetime | None, bucket: timedelta) -> list[throughput.ThroughputBucket]:
+    async def throughput(self, *, since: datetime | None, bucket: timedelta) -> list[console.ThroughputBucket]:
         async with self._connection() as conn:
-            return await throughput.THROUGHPUT.run_async(conn, since=since, bucket=bucket)
+            return await console.THROUGHPUT.run_async(conn, since=since, bucket=bucket)
+
+    async def job_detail(self, job_id: UUID) -> console.JobDetail | None:
+        async with self._connection() as conn:
+            return await console.JOB_DETAIL.run_async(conn, job_id=job_id)
+
+    async def dead_discard_group(
+        self, *, type: str, error: str, since: datetime | None, limit: int, actor: str | None = None
+    ) -> int:
+        async with self._connection(actor) as conn:
+            return await console.DEAD_DISCARD_GROUP.run_async(conn, type=type, error=error, since=since, limit=limit)
 
     async def schedule_pause(self, name: str, *, actor: str | None = None) -> bool:
         async with self._connection(actor) as conn:

@@ -75,3 +75,12 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture
+def problems(page: Any) -> Iterator[list[str]]:
+    """Console errors and uncaught exceptions of the page (a blocked inline script is one)."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
+    return seen

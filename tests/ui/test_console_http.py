@@ -90,7 +90,7 @@ def test_a_viewer_sees_no_buttons_and_its_posts_are_refused(client, db):
     assert db.execute("select count(*) from jq.dead_jobs").fetchone()[0] == 2
     # The JSON API: read-only admin routes admit a viewer token, changing ones do not.
     bearer = {"Authorization": f"Bearer {VIEWER_TOKEN}"}
-    for path in ("/queues", "/workers", "/dead-letter", "/schedules", "/tenants", "/tenant-policies"):
+    for path in ("/queues", "/workers", "/dead-letter", "/schedules", "/tenants", "/tenant-policies", "/audit"):
         assert client.get(path, headers=bearer).status_code == 200, path
     retry = client.post("/dead-letter/retry", json={"type": "deliver_webhook"}, headers=bearer)
     assert retry.status_code == 403

@@ -48,11 +48,22 @@ def test_make_run_prints_the_console_and_shows_the_dead_webhook_group(dsn, capsy
     stop = threading.Event()
     watcher = threading.Thread(target=_watch_dead_letters, args=(f"http://127.0.0.1:{port}", seen, stop))
     watcher.start()
+    answers: list[dict] = []
+    # On a thread of its own: Playwright's sync API (the browser tests) keeps an event loop running on
+    # the main thread for the session, and the demo calls asyncio.run.
+    story = threading.Thread(
+        target=lambda: answers.append(
+            run(dsn, short=True, port=port, folder=tmp_path, live=False, token=ADMIN_TOKEN, dead_hold_s=5)
+        )
+    )
     try:
-        summary = run(dsn, short=True, port=port, folder=tmp_path, live=False, token=ADMIN_TOKEN, dead_hold_s=5)
+        story.start()
+        story.join(timeout=300)
     finally:
         stop.set()
         watcher.join(timeout=10)
+    assert answers, "the demo did not finish"
+    summary = answers[0]
     printed = capsys.readouterr().out
     assert summary["accounted_for"], summary
     assert f"Console on http://127.0.0.1:{port}/ui/" in printed

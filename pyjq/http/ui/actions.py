@@ -1,6 +1,6 @@
-"""The console's actions (POST, admin only, CSRF-checked): dead-letter groups, schedules, tenant
-policies. Each calls the Database method the JSON API calls, naming the session's principal as the
-actor (jq.audit_log), and redirects back with a notice. Job and queue actions are in jobs.py and queues.py."""
+"""The console's actions (POST, admin only, CSRF-checked): dead-letter groups, queue pauses,
+schedules, tenant policies. Each calls the Database method the JSON API calls, naming the session's principal as the
+actor (jq.audit_log), and redirects back with a notice. A job's actions are in jobs.py."""
 
 from __future__ import annotations
 
@@ -67,6 +67,24 @@ def add_actions(router: APIRouter, console: Console) -> None:
             if not count:
                 raise ApiError(404, "NOTHING_MATCHED", f"No dead {form.get('type')} jobs match that group any more.")
             return f"Requeued {count} dead {form.get('type')} jobs ({form.get('error')})."
+
+        return await attempt(console, request, session, f"{PREFIX}/dead", act)
+
+    @router.post("/dead/discard")
+    async def dead_discard(request: Request) -> Response:
+        session, form = await console.acting_session(request)
+
+        async def act() -> str:
+            count = await db.dead_discard_group(
+                type=form.get("type", ""),
+                error=form.get("error", ""),
+                since=_since(form),
+                limit=RETRY_LIMIT,
+                actor=session.principal.name,
+            )
+            if not count:
+                raise ApiError(404, "NOTHING_MATCHED", f"No dead {form.get('type')} jobs match that group any more.")
+            return f"Deleted {count} dead {form.get('type')} jobs ({form.get('error')})."
 
         return await attempt(console, request, session, f"{PREFIX}/dead", act)
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC
 
-from ..._calls.throughput import ThroughputBucket
+from ..._calls.console import ThroughputBucket
 
 __all__ = ["Chart", "Totals", "build_chart", "totals"]
 

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..auth import may
 from ..db import Database
+from .figures import RecentFigures
 from .formatting import FILTERS
 from .security import same_origin
 from .sessions import COOKIE_NAME, Session, SessionStore
@@ -51,6 +52,7 @@ class Console:
     def __init__(self, db: Database, sessions: SessionStore):
         self.db = db
         self.sessions = sessions
+        self.figures = RecentFigures()
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"),
             autoescape=True,  # every template, .svg included: nothing a job carries renders as markup
@@ -101,8 +103,9 @@ class Console:
         )
 
     def back(self, request: Request, session: Session, kind: str, text: str, fallback: str) -> Response:
-        """Redirect (303) to where the form was, with a notice shown once."""
+        """Redirect (303) to where the form was, with a notice shown once; the figures are recomputed."""
         self.sessions.notify(session, kind, text)
+        self.figures.forget()
         return RedirectResponse(_local_return(request, fallback), status_code=303)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -15,10 +14,9 @@ from zoneinfo import ZoneInfo
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from ..._calls.throughput import ThroughputBucket
+from ..._calls.console import ThroughputBucket
 from ...cron import CronTimes
 from ...errors import JQError
-from ..db import Database
 from .charts import build_chart, totals
 from .console import Console
 
@@ -32,31 +30,6 @@ CHART_WINDOWS = {
     "24h": (timedelta(hours=24), timedelta(hours=1), "%H:%M"),
 }
 SLOTS_SHOWN = 5
-
-
-class ThroughputCache:
-    """jq_throughput answers for a window, kept a few seconds.
-
-    A day of history at 20 M jobs/day is many rows to count; every open overview polls, so the
-    figures are computed at most once per ``ttl`` per window in this process, however many
-    browsers look.
-    """
-
-    def __init__(self, db: Database, ttl: float = 15.0):
-        self._db = db
-        self._ttl = ttl
-        self._kept: dict[str, tuple[float, list[ThroughputBucket]]] = {}
-        self._lock = asyncio.Lock()
-
-    async def get(self, window: str) -> list[ThroughputBucket]:
-        span, bucket, _ = CHART_WINDOWS[window]
-        async with self._lock:
-            kept = self._kept.get(window)
-            if kept is not None and time.monotonic() - kept[0] < self._ttl:
-                return kept[1]
-            rows = await self._db.throughput(since=datetime.now(UTC) - span, bucket=bucket)
-            self._kept[window] = (time.monotonic(), rows)
-            return rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +69,26 @@ def queue_figures(rows: list[Any]) -> list[dict[str, Any]]:
 
 def add_pages(router: APIRouter, console: Console) -> None:
     db = console.db
-    throughput = ThroughputCache(db)
+    figures = console.figures
+
+    async def throughput(window: str) -> list[ThroughputBucket]:
+        span, bucket, _ = CHART_WINDOWS[window]
+
+        async def load() -> list[ThroughputBucket]:
+            return await db.throughput(since=datetime.now(UTC) - span, bucket=bucket)
+
+        rows: list[ThroughputBucket] = await figures.get(f"throughput:{window}", load, ttl=15.0)
+        return rows
+
+    async def stats() -> list[dict[str, Any]]:
+        async def load() -> list[dict[str, Any]]:
+            return queue_figures(await db.stats())
+
+        rows: list[dict[str, Any]] = await figures.get("stats", load)
+        return rows
 
     async def window_figures(window: str) -> dict[str, Any]:
-        rows = await throughput.get(window)
+        rows = await throughput(window)
         t = totals(rows)
         span = CHART_WINDOWS[window][0]
         return {
@@ -115,17 +104,18 @@ def add_pages(router: APIRouter, console: Console) -> None:
     @router.get("/", response_class=HTMLResponse)
     async def overview(request: Request) -> Response:
         session = console.session(request)
-        queues = queue_figures(await db.stats())
+        queues = await stats()
         windows = [await window_figures(w) for w in CHART_WINDOWS]
         return console.page(request, session, "overview.html", "overview", queues=queues, windows=windows)
 
     @router.get("/api/overview")
     async def overview_poll(request: Request) -> JSONResponse:
         console.session(request)
-        queues = queue_figures(await db.stats())
+        queues = await stats()
         windows = {w: await window_figures(w) for w in CHART_WINDOWS}
+        age = figures.age("stats") or 0.0
         return JSONResponse(
-            {"queues": queues, "windows": windows, "at": datetime.now(UTC).isoformat()},
+            {"queues": queues, "windows": windows, "at": (datetime.now(UTC) - timedelta(seconds=age)).isoformat()},
             headers={"Cache-Control": "no-store"},
         )
 
@@ -134,7 +124,7 @@ def add_pages(router: APIRouter, console: Console) -> None:
         console.session(request)
         if window not in CHART_WINDOWS:
             return Response("no such chart", status_code=404, media_type="text/plain")
-        rows = await throughput.get(window)
+        rows = await throughput(window)
         label = "last hour, per 5 minutes" if window == "1h" else "last 24 hours, per hour"
         drawn = build_chart(rows, f"Jobs finished, {label}", CHART_WINDOWS[window][2])
         svg = console.env.get_template("chart.svg").render(chart=drawn)
@@ -161,9 +151,7 @@ def add_pages(router: APIRouter, console: Console) -> None:
     @router.get("/queues", response_class=HTMLResponse)
     async def queues(request: Request) -> Response:
         session = console.session(request)
-        return console.page(
-            request, session, "queues.html", "queues", queues=queue_figures(await db.stats()), pause_supported=False
-        )
+        return console.page(request, session, "queues.html", "queues", queues=await stats())
 
     @router.get("/schedules", response_class=HTMLResponse)
     async def schedules(request: Request) -> Response:
@@ -181,11 +169,13 @@ def add_pages(router: APIRouter, console: Console) -> None:
             session,
             "tenants.html",
             "tenants",
-            tenants=await db.tenants(None),
+            tenants=await figures.get("tenants", lambda: db.tenants(None)),
             policies=await db.tenant_policies(),
         )
 
     @router.get("/workers", response_class=HTMLResponse)
     async def workers(request: Request) -> Response:
         session = console.session(request)
-        return console.page(request, session, "workers.html", "workers", workers=await db.workers())
+        return console.page(
+            request, session, "workers.html", "workers", workers=await figures.get("workers", db.workers)
+        )
