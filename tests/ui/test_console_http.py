@@ -147,3 +147,25 @@ def test_schedule_and_policy_actions_call_jq_and_say_what_they_did(client, db):
     client.post("/ui/tenants/policy", data={**form, "weight": "0"})  # jq refuses: its message is shown
     page = client.get("/ui/tenants").text
     assert "notice-error" in page
+
+
+def test_a_jobs_page_shows_payload_keys_lease_and_every_failed_attempt(client, db):
+    job = pyjq.enqueue(
+        db,
+        "send_invoice",
+        {"account": 42, "note": "<b>x</b>"},
+        tenant="acme",
+        idempotency_key="invoice:42",
+        max_attempts=5,
+    ).job_id
+    db.execute("select * from jq.jq_claim('default', 'host-1:4242', 1)")
+    db.execute("select * from jq.jq_fail(%s, 'host-1:4242', 'SMTPError: 421 try later', '0 s')", [job])
+    db.execute("select * from jq.jq_claim('default', 'host-2:77', 1)")
+    login(client, ADMIN_TOKEN)
+    page = client.get(f"/ui/jobs/{job}").text
+    assert "running" in page and "acme" in page and "invoice:42" in page
+    assert "host-2:77" in page  # the lease holder
+    assert "SMTPError: 421 try later" in page and "host-1:4242" in page  # the failed attempt and its worker
+    assert "&#34;account&#34;: 42" in page and "&lt;b&gt;x&lt;/b&gt;" in page  # pretty-printed, escaped
+    assert "invoice:42" in client.get(f"/ui/jobs?id={job}").text  # the lookup form opens it too
+    assert "No job" in client.get("/ui/jobs/00000000-0000-0000-0000-000000000000").text

@@ -1,5 +1,5 @@
-"""The console's actions (POST, admin only, CSRF-checked): dead-letter groups, queue pauses,
-schedules, tenant policies. Each calls the Database method the JSON API calls, naming the session's principal as the
+"""The console's actions (POST, admin only, CSRF-checked): dead-letter groups, schedules,
+tenant policies. Each calls the Database method the JSON API calls, naming the session's principal as the
 actor (jq.audit_log), and redirects back with a notice. A job's actions are in jobs.py."""
 
 from __future__ import annotations

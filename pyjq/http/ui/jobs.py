@@ -1,12 +1,15 @@
-"""Jobs: the list (the filters of jq_jobs, keyset paging) and a job's detail with its actions."""
+"""Jobs: looking a job up by id, its detail (jq_status, jq_job_detail, jq_job_attempts) and
+cancelling it (jq_cancel)."""
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from ..errors import ApiError
 from .actions import attempt
 from .console import PREFIX, Console
 
@@ -26,32 +29,35 @@ def add_job_pages(router: APIRouter, console: Console) -> None:
     @router.get("/jobs", response_class=HTMLResponse)
     async def jobs(request: Request, id: str = "") -> Response:
         session = console.session(request)
-        found = None
-        if id.strip():
-            job_id = _uuid(id)
-            found = await db.status(job_id) if job_id else None
-            if found is not None:
-                return console.page(request, session, "job.html", "jobs", job=found)
+        job_id = _uuid(id)
+        if job_id is not None:
+            return await _detail(request, session, job_id)
         return console.page(request, session, "jobs.html", "jobs", lookup=id, missing=bool(id.strip()))
+
+    async def _detail(request: Request, session: Any, job_id: UUID) -> Response:
+        job = await db.status(job_id)
+        if job is None:
+            return console.page(request, session, "job_missing.html", "jobs", lookup=str(job_id))
+        detail = await db.job_detail(job_id)
+        attempts = await db.job_attempts(job_id)
+        return console.page(request, session, "job.html", "jobs", job=job, detail=detail, attempts=attempts)
 
     @router.get("/jobs/{job_id}", response_class=HTMLResponse)
     async def job_detail(request: Request, job_id: str) -> Response:
         session = console.session(request)
         parsed = _uuid(job_id)
-        job = await db.status(parsed) if parsed else None
-        if job is None:
-            return console.page(request, session, "jobs.html", "jobs", lookup=job_id, missing=True)
-        return console.page(request, session, "job.html", "jobs", job=job)
+        if parsed is None:
+            return console.page(request, session, "job_missing.html", "jobs", lookup=job_id)
+        return await _detail(request, session, parsed)
 
     @router.post("/jobs/{job_id}/cancel")
     async def job_cancel(request: Request, job_id: str) -> Response:
         session, _ = await console.acting_session(request)
-        here = f"{PREFIX}/jobs/{job_id}"
 
         async def act() -> str:
             parsed = _uuid(job_id)
             if parsed is None:
-                return "No such job."
+                raise ApiError(404, "JOB_NOT_FOUND", "No such job.")
             result, final = await db.cancel(parsed, actor=session.principal.name)
             return {
                 "cancelled": "Cancelled: the job will not run.",
@@ -59,4 +65,4 @@ def add_job_pages(router: APIRouter, console: Console) -> None:
                 "finished": f"The job had already finished ({final}).",
             }.get(result, "No such job.")
 
-        return await attempt(console, request, session, here, act)
+        return await attempt(console, request, session, f"{PREFIX}/jobs/{job_id}", act)
