@@ -33,7 +33,14 @@ from .client import (
     version,
     version_async,
 )
-from .dead_letters import WINDOWS, closest_groups, dead_retry_hint, dead_retry_hint_async, window_since
+from .dead_letters import (
+    WINDOWS,
+    closest_groups,
+    dead_retry_hint,
+    dead_retry_hint_async,
+    window_since,
+    window_start,
+)
 from .errors import (
     InvalidArgument,
     InvalidTimestamp,
@@ -44,6 +51,7 @@ from .errors import (
     PayloadTooLarge,
     PermissionDenied,
     SchemaTooNew,
+    TaskPayloadError,
     TimestampOutOfRange,
     ValueTooLong,
 )
@@ -69,7 +77,8 @@ from .policies import (
     tenants,
     tenants_async,
 )
-from .registry import WorkerInfo, workers, workers_async
+from .registry import UnhandledType, WorkerInfo, unhandled_types, unhandled_types_async, workers, workers_async
+from .retry import RetryPolicy
 from .scheduler import Scheduler
 from .schedules import (
     Schedule,
@@ -90,6 +99,7 @@ from .schedules import (
     schedules_async,
     unschedule,
 )
+from .tasks import Task, TaskRegistry
 from .worker import RunSummary, Worker
 
 __version__ = "0.5.0"  # the Python package's one place; sql/bootstrap.sql holds the schema's (tests compare them)
@@ -118,15 +128,20 @@ __all__ = [
     "PermissionDenied",
     "QueueStats",
     "Retry",
+    "RetryPolicy",
     "RunSummary",
     "Schedule",
     "ScheduleResult",
     "Scheduler",
     "SchemaTooNew",
+    "Task",
+    "TaskPayloadError",
+    "TaskRegistry",
     "TenantPolicy",
     "TenantPolicyRow",
     "TenantStats",
     "TimestampOutOfRange",
+    "UnhandledType",
     "ValueTooLong",
     "Worker",
     "WorkerInfo",
@@ -176,6 +191,8 @@ __all__ = [
     "tenant_policy_set_async",
     "tenants",
     "tenants_async",
+    "unhandled_types",
+    "unhandled_types_async",
     "unschedule",
     "version",
     "version_async",
@@ -195,4 +212,5 @@ __all__ += [
     "job_attempts",
     "job_attempts_async",
     "window_since",
+    "window_start",
 ]

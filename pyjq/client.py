@@ -24,6 +24,7 @@ from uuid import UUID
 import psycopg
 from psycopg.types.json import Jsonb
 
+from . import tracing
 from ._adapters import takes_async_connection, takes_connection
 from ._calls import expect_row
 from ._calls.admin import DEAD_GROUPS, MAINTAIN, RETRY_DEAD, STATS, VERSION, DeadGroup, QueueStats
@@ -68,6 +69,7 @@ def _enqueue_params(
     idempotency_key: str | None,
     tenant: str | None,
     concurrency_key: str | None,
+    metadata: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     return {
         "type": type,
@@ -79,11 +81,13 @@ def _enqueue_params(
         "idempotency_key": idempotency_key,
         "tenant": tenant,
         "concurrency_key": concurrency_key,
+        "metadata": Jsonb(metadata) if metadata is not None else None,
     }
 
 
-def _jobs_json(jobs: Iterable[Mapping[str, Any]]) -> Jsonb:
-    """jq_enqueue_many's argument: the jobs as a JSON array, run_at as ISO text."""
+def _jobs_json(jobs: Iterable[Mapping[str, Any]], send: tracing.Sending) -> Jsonb:
+    """jq_enqueue_many's argument: the jobs as a JSON array, run_at as ISO text,
+    the trace context of ``send`` in each job's metadata."""
     out = []
     for job in jobs:
         item = dict(job)
@@ -92,7 +96,11 @@ def _jobs_json(jobs: Iterable[Mapping[str, Any]]) -> Jsonb:
             if run_at.tzinfo is None:
                 raise ValueError("run_at must be timezone-aware")
             item["run_at"] = run_at.isoformat()
+        metadata = send.carrier(item.get("metadata"))
+        if metadata is not None:
+            item["metadata"] = metadata
         out.append(item)
+    send.sent_batch((item.get("queue") or "default" for item in out), len(out))
     return Jsonb(out)
 
 
@@ -109,17 +117,25 @@ def enqueue(
     idempotency_key: str | None = None,
     tenant: str | None = None,
     concurrency_key: str | None = None,
+    metadata: Mapping[str, str] | None = None,
 ) -> EnqueueResult:
     """Enqueue one job in the connection's current transaction (jq_enqueue).
 
     Jobs of one type that share a ``concurrency_key`` run at most N at a time
     (N = 1 unless set with :func:`pyjq.key_limit_set`); ``tenant`` is the
     tenant jq_claim shares the queue between (see :mod:`pyjq.policies`).
+    ``metadata`` is the job's headers (string values, 8 KiB at most); with
+    OpenTelemetry installed the call runs in a PRODUCER span whose trace
+    context is added to them (:mod:`pyjq.tracing`).
     """
-    params = _enqueue_params(
-        type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key
-    )
-    return expect_row(ENQUEUE.run(conn, **params), "jq_enqueue")
+    with tracing.sending(queue) as send:
+        metadata = send.carrier(metadata)
+        params = _enqueue_params(
+            type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata
+        )
+        result = expect_row(ENQUEUE.run(conn, **params), "jq_enqueue")
+        send.sent(result.job_id)
+    return result
 
 
 @takes_async_connection
@@ -135,12 +151,17 @@ async def enqueue_async(
     idempotency_key: str | None = None,
     tenant: str | None = None,
     concurrency_key: str | None = None,
+    metadata: Mapping[str, str] | None = None,
 ) -> EnqueueResult:
     """Enqueue one job in the async connection's current transaction (jq_enqueue)."""
-    params = _enqueue_params(
-        type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key
-    )
-    return expect_row(await ENQUEUE.run_async(conn, **params), "jq_enqueue")
+    with tracing.sending(queue) as send:
+        metadata = send.carrier(metadata)
+        params = _enqueue_params(
+            type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata
+        )
+        result = expect_row(await ENQUEUE.run_async(conn, **params), "jq_enqueue")
+        send.sent(result.job_id)
+    return result
 
 
 @takes_connection
@@ -148,15 +169,19 @@ def enqueue_many(conn: psycopg.Connection, jobs: Iterable[Mapping[str, Any]]) ->
     """Enqueue many jobs in one call (jq_enqueue_many); results in input order.
 
     Each job is a mapping with the keys type, payload, queue, priority, run_at,
-    max_attempts, idempotency_key, tenant, concurrency_key (all but type optional).
+    max_attempts, idempotency_key, tenant, concurrency_key, metadata (all but
+    type optional). With OpenTelemetry installed the batch is one PRODUCER
+    span, whose trace context goes into every job's metadata.
     """
-    return ENQUEUE_MANY.run(conn, jobs=_jobs_json(jobs))
+    with tracing.sending() as send:
+        return ENQUEUE_MANY.run(conn, jobs=_jobs_json(jobs, send))
 
 
 @takes_async_connection
 async def enqueue_many_async(conn: psycopg.AsyncConnection, jobs: Iterable[Mapping[str, Any]]) -> list[EnqueueResult]:
     """enqueue_many on an async connection."""
-    return await ENQUEUE_MANY.run_async(conn, jobs=_jobs_json(jobs))
+    with tracing.sending() as send:
+        return await ENQUEUE_MANY.run_async(conn, jobs=_jobs_json(jobs, send))
 
 
 # -- status, cancel -----------------------------------------------------------

@@ -18,7 +18,15 @@ import psycopg
 from ._adapters import takes_async_connection, takes_connection
 from ._calls.admin import DEAD_GROUPS, DeadGroup
 
-__all__ = ["HINT_GROUPS", "WINDOWS", "closest_groups", "dead_retry_hint", "dead_retry_hint_async", "window_since"]
+__all__ = [
+    "HINT_GROUPS",
+    "WINDOWS",
+    "closest_groups",
+    "dead_retry_hint",
+    "dead_retry_hint_async",
+    "window_since",
+    "window_start",
+]
 
 # The time windows of the dead-letter views: name -> how far back.
 WINDOWS: dict[str, timedelta] = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7)}
@@ -32,6 +40,15 @@ def window_since(window: str, now: datetime | None = None) -> datetime:
     except KeyError:
         raise ValueError(f"window {window!r} is not one of {', '.join(WINDOWS)}") from None
     return (now or datetime.now(UTC)) - span
+
+
+def window_start(window: str | None, since: datetime | None, now: datetime | None = None) -> datetime | None:
+    """Where a dead-letter view starts: ``since``, the named ``window`` before now, or with both the later
+    of the two (both filters hold); None: from the beginning."""
+    if window is None:
+        return since
+    start = window_since(window, now)
+    return start if since is None else max(start, since)
 
 
 def closest_groups(groups: Iterable[DeadGroup], *, type: str | None, limit: int = HINT_GROUPS) -> list[DeadGroup]:

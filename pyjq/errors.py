@@ -19,6 +19,7 @@ __all__ = [
     "PayloadTooLarge",
     "PermissionDenied",
     "SchemaTooNew",
+    "TaskPayloadError",
     "TimestampOutOfRange",
     "ValueTooLong",
     "from_psycopg",
@@ -96,6 +97,21 @@ class PayloadTooDeep(JQError, ValueError):
     """54001: a payload nested deeper than jq.settings.max_payload_depth (64 levels unless changed)."""
 
     sqlstate = "54001"
+
+
+class TaskPayloadError(InvalidArgument):
+    """A task's payload does not fit its handler (pyjq.tasks): raised before anything is written.
+
+    ``task`` is the job type, ``field`` the payload field at fault (None when the
+    problem is not one field's, e.g. a model's own check failed).
+    """
+
+    def __init__(self, task: str, field: str | None, problem: str):
+        where = f"task {task!r}, field {field!r}" if field is not None else f"task {task!r}"
+        super().__init__(f"{where}: {problem}")
+        self.task = task
+        self.field = field
+        self.problem = problem
 
 
 _BY_SQLSTATE: dict[str, type[JQError]] = {

@@ -54,6 +54,7 @@ class Job:
     last_error: str | None = None
     locked_until: datetime | None = None
     worker: str = ""
+    metadata: dict[str, str] | None = None  # headers set at enqueue, e.g. the W3C trace context
     cancel_event: threading.Event = field(default_factory=threading.Event, repr=False, compare=False)
 
     @property

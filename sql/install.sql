@@ -31,6 +31,8 @@ begin;
 \ir migrations/0008_queue_pause_and_listing.sql
 \ir migrations/0009_dead_letters_and_attempts.sql
 \ir migrations/0010_job_results.sql
+\ir migrations/0011_job_metadata.sql
+\ir migrations/0012_worker_types.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -38,6 +40,7 @@ begin;
 \ir functions/enqueue.sql
 \ir functions/policies.sql
 \ir functions/workers.sql
+\ir functions/unhandled.sql
 \ir functions/claim_steps.sql
 \ir functions/claim.sql
 \ir functions/wakeup.sql

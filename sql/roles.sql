@@ -3,7 +3,7 @@
 --   jq_producer  enqueue, status, cancel, limits
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
---                worker_deregister), maintain, stats, and firing schedules (schedules_due,
+--                worker_deregister), maintain, stats, unhandled_types, and firing schedules (schedules_due,
 --                schedules_fire: the scheduler runs inside every worker), limits
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
@@ -35,7 +35,7 @@ revoke all on all tables in schema jq from public;
 grant usage on schema jq to jq_producer, jq_worker, jq_admin;
 
 grant execute on function
-    jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text),
+    jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text, jsonb),
     jq.jq_enqueue_many(jsonb),
     jq.jq_status(uuid),
     jq.jq_cancel(uuid),
@@ -50,7 +50,7 @@ grant execute on function
     jq.jq_heartbeat(uuid[], text, interval),
     jq.jq_release(uuid[], text),
     jq.jq_set_waiting(text[], text, boolean),
-    jq.jq_worker_register(text, jsonb, text, integer, text),
+    jq.jq_worker_register(text, jsonb, text, integer, text, text[]),
     jq.jq_worker_beat(text),
     jq.jq_worker_deregister(text),
     jq.jq_maintain(),
@@ -59,7 +59,8 @@ grant execute on function
     jq.jq_version(),
     jq.jq_schedules_due(integer),
     jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]),
-    jq.jq_limits()
+    jq.jq_limits(),
+    jq.jq_unhandled_types()
 to jq_worker;
 -- A worker's handler may read its job's earlier attempts; producers see only last_error (jq_status).
 grant execute on function jq.jq_job_attempts(uuid) to jq_worker;

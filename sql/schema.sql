@@ -71,17 +71,14 @@ $$;
 --
 
 CREATE FUNCTION jq._attempt_log_append(p_log jsonb, p_attempt integer, p_at timestamp with time zone, p_worker text, p_error text) RETURNS jsonb
-    LANGUAGE sql IMMUTABLE
-    AS $$
-    select case when jsonb_array_length(l.log) <= 10 then l.log
-                else (select jsonb_agg(e.entry order by e.ord)
-                        from jsonb_array_elements(l.log) with ordinality as e(entry, ord)
-                       where e.ord > jsonb_array_length(l.log) - 10) end
-      from (select coalesce(p_log, '[]'::jsonb)
-                   || jsonb_build_array(jsonb_build_object(
-                          'attempt', p_attempt, 'at', p_at, 'worker', p_worker,
-                          'error', jq._attempt_error(p_error))) as log) l
-$$;
+    LANGUAGE sql STABLE
+    AS $_$
+    select jsonb_path_query_array(
+               coalesce(p_log, '[]'::jsonb)
+               || jsonb_build_array(jsonb_build_object('attempt', p_attempt, 'at', p_at, 'worker', p_worker,
+                                                       'error', jq._attempt_error(p_error))),
+               '$[last - 9 to last]')
+$_$;
 
 --
 -- Name: _audit(text, jsonb, bigint); Type: FUNCTION; Schema: jq
@@ -299,6 +296,34 @@ end
 $$;
 
 --
+-- Name: _check_metadata(jsonb, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_metadata(p_metadata jsonb, p_prefix text DEFAULT ''::text) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_key  text;
+    v_type text;
+begin
+    if p_metadata is null or jq._is_metadata_ok(p_metadata) then
+        return;
+    elsif jsonb_typeof(p_metadata) <> 'object' then
+        raise exception '%metadata must be a JSON object of strings, not %', p_prefix, jsonb_typeof(p_metadata)
+            using errcode = '22023', hint = 'Pass e.g. {"traceparent": "00-...-01"}, or null for none.';
+    elsif octet_length(p_metadata::text) > 8192 then
+        raise exception '%metadata is % bytes; the limit is 8192 bytes', p_prefix, octet_length(p_metadata::text)
+            using errcode = '54000',
+                  hint = 'Metadata carries headers such as the trace context; put data in the payload.';
+    end if;
+    select m.key, jsonb_typeof(m.value) into v_key, v_type
+      from jsonb_each(p_metadata) m where jsonb_typeof(m.value) <> 'string' order by m.key limit 1;
+    raise exception '%metadata.% must be a string, not %', p_prefix, v_key, v_type
+        using errcode = '22023', hint = 'Metadata values are strings, like message headers.';
+end
+$$;
+
+--
 -- Name: _check_not_null(anyelement, text, text, text); Type: FUNCTION; Schema: jq
 --
 
@@ -481,6 +506,28 @@ begin
                       or (q.value)::numeric < 1 or (q.value)::numeric <> trunc((q.value)::numeric)) then
         perform jq._raise_bad_argument('queues must be an object of queue name -> slots', '22023',
                                        'e.g. {"default": 10, "urgent": 2}');
+    end if;
+end
+$$;
+
+--
+-- Name: _check_worker_types(text[]); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._check_worker_types(p_types text[]) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+begin
+    if p_types is null then
+        return;
+    end if;
+    if cardinality(p_types) not between 1 and 10000 then
+        perform jq._raise_bad_argument('types must name 1 to 10000 job types', '22023',
+                                       'Pass null when the worker does not say which types it handles.');
+    end if;
+    if exists (select 1 from unnest(p_types) t where not coalesce(jq._is_filled_text(t, 128), false)) then
+        perform jq._raise_bad_argument('types must hold job types (not null or blank, at most 128 characters)',
+                                       '22023');
     end if;
 end
 $$;
@@ -844,7 +891,7 @@ $$;
 -- Name: _claim_suspect(text, text, interval, timestamp with time zone, text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
+CREATE FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text, metadata jsonb)
     LANGUAGE plpgsql
     AS $$
 begin
@@ -859,7 +906,7 @@ begin
                       limit 1
                         for update skip locked)
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 end
 $$;
 
@@ -1121,12 +1168,12 @@ begin
         end if;
         select k into v_field from jsonb_object_keys(v_elem) k
          where k not in ('type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant', 'concurrency_key')
+                         'idempotency_key', 'tenant', 'concurrency_key', 'metadata')
          limit 1;
         if v_field is not null then
             raise exception 'jobs[%] has an unknown key %', v_index, quote_literal(v_field)
                 using errcode = '22023',
-                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key.';
+                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata.';
         end if;
         foreach v_field in array array['type', 'queue', 'idempotency_key', 'tenant', 'concurrency_key', 'run_at'] loop
             if jsonb_typeof(v_elem -> v_field) not in ('string', 'null') then
@@ -1159,6 +1206,7 @@ begin
                               v_elem ->> 'idempotency_key', v_elem ->> 'tenant',
                               format('jobs[%s].', v_index));
         perform jq._check_concurrency_key(v_elem ->> 'concurrency_key', format('jobs[%s].', v_index));
+        perform jq._check_metadata(nullif(v_elem -> 'metadata', 'null'), format('jobs[%s].', v_index));
         v_index := v_index + 1;
     end loop;
 end
@@ -1193,6 +1241,19 @@ CREATE FUNCTION jq._is_filled_text(p_value text, p_max integer) RETURNS boolean
     AS $$
     select btrim(p_value) <> '' and char_length(p_value) <= p_max
 $$;
+
+--
+-- Name: _is_metadata_ok(jsonb); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._is_metadata_ok(p_metadata jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $_$
+    select p_metadata is null
+        or (jsonb_typeof(p_metadata) = 'object'
+            and octet_length(p_metadata::text) <= 8192
+            and not jsonb_path_exists(p_metadata, 'strict $.* ? (@.type() != "string")'))
+$_$;
 
 --
 -- Name: _is_queue_name(text); Type: FUNCTION; Schema: jq
@@ -1409,7 +1470,7 @@ CREATE FUNCTION jq._job_json_ok(p_job jsonb) RETURNS boolean
     AS $_$
     select jsonb_typeof(p_job) = 'object'
        and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
+                         'idempotency_key', 'tenant', 'concurrency_key', 'metadata'] = '{}'::jsonb
        and jsonb_typeof(p_job -> 'type') = 'string'
        and jq._is_filled_text(p_job ->> 'type', 128)
        and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
@@ -1444,6 +1505,7 @@ CREATE FUNCTION jq._job_json_ok(p_job jsonb) RETURNS boolean
                when 'string' then (p_job ->> 'run_at')
                    ~ '^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$'
                else false end
+       and jq._is_metadata_ok(nullif(p_job -> 'metadata', 'null'))
 $_$;
 
 --
@@ -1735,9 +1797,9 @@ begin
         delete from jq.dead_jobs d where d.id = any(p_ids) returning d.*
     ), requeued as (
         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                             idempotency_key, tenant, concurrency_key, last_error, created_at)
+                             idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
         select m.id, m.queue, m.type, m.payload, m.priority, p_now, 'pending', 0, m.max_attempts,
-               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at
+               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
           from moved m
         returning 1
     )
@@ -1816,10 +1878,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned, attempt_log)
+                                      created_at, failed_at, orphaned, attempt_log, metadata)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned, g.attempt_log
+                   g.created_at, p_now, g.orphaned, g.attempt_log, g.metadata
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -1840,10 +1902,10 @@ begin
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
                                         idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
-                                        attempt_log, result)
+                                        attempt_log, result, metadata)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
                    g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
-                   g.attempt_log, r.result
+                   g.attempt_log, r.result, g.metadata
               from gone g
               -- The first result given for each id; no unnest at all without results.
               left join (select distinct on (i.id) i.id, i.result
@@ -1863,6 +1925,41 @@ begin
         raise exception 'unknown outcome %', p_outcome using errcode = '22023';
     end if;
 end
+$$;
+
+--
+-- Name: _runnable_sample(text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) RETURNS TABLE(type text, run_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    AS $$
+    (select j.type, j.run_at
+       from jq.jobs j
+      where j.queue = p_queue and j.status = 'pending' and not j.deferred
+      order by j.priority desc, coalesce(j.tenant, ''), j.run_at
+      limit 1000)
+    union all
+    (with recursive lv(p) as (
+         (select d.priority from jq.jobs d
+           where d.queue = p_queue and d.status = 'pending' and d.deferred
+           order by d.priority desc limit 1)
+         union all
+         select (select d.priority from jq.jobs d
+                  where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                  order by d.priority desc limit 1)
+           from lv
+          where lv.p is not null
+     )
+     select x.type, x.run_at
+       from lv
+      cross join lateral (
+          select d.type, d.run_at from jq.jobs d
+           where d.queue = p_queue and d.status = 'pending' and d.deferred
+             and d.priority = lv.p and d.run_at <= p_now
+           order by d.run_at
+           limit 1000) x
+      where lv.p is not null)
 $$;
 
 --
@@ -2103,7 +2200,7 @@ COMMENT ON FUNCTION jq.jq_cancel(p_job_id uuid) IS 'Cancel a job (job_id) -> can
 -- Name: jq_claim(text, text, integer, interval, text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT 1, p_lease interval DEFAULT '00:05:00'::interval, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text)
+CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT 1, p_lease interval DEFAULT '00:05:00'::interval, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text, metadata jsonb)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -2220,7 +2317,7 @@ begin
            attempts = j.attempts + 1
      where j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 
     if v_fair and v_shared then  -- step 7
         perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);
@@ -2381,10 +2478,10 @@ $$;
 COMMENT ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Requeue dead jobs ready now with fresh attempts (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
 
 --
--- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text); Type: FUNCTION; Schema: jq
+-- Name: jq_enqueue(text, jsonb, text, integer, timestamp with time zone, integer, text, text, text, jsonb); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_max_attempts integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_tenant text DEFAULT NULL::text, p_concurrency_key text DEFAULT NULL::text) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
+CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, p_queue text DEFAULT 'default'::text, p_priority integer DEFAULT 0, p_run_at timestamp with time zone DEFAULT NULL::timestamp with time zone, p_max_attempts integer DEFAULT NULL::integer, p_idempotency_key text DEFAULT NULL::text, p_tenant text DEFAULT NULL::text, p_concurrency_key text DEFAULT NULL::text, p_metadata jsonb DEFAULT NULL::jsonb) RETURNS TABLE(job_id uuid, status text, duplicate boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -2397,6 +2494,7 @@ declare
 begin
     perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
     perform jq._check_concurrency_key(p_concurrency_key);
+    perform jq._check_metadata(p_metadata);
     if not jq._is_run_at_in_range(v_run_at) then
         raise exception 'run_at % is out of range', p_run_at
             using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
@@ -2410,19 +2508,19 @@ begin
         end if;
     end if;
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at, metadata)
     values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
             coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now, p_metadata);
     return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
 end
 $$;
 
 --
--- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) IS 'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
+COMMENT ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) IS 'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata) -> (job_id, status queued|scheduled, duplicate). metadata: an object of strings (traceparent, tracestate), at most 8192 bytes.';
 
 --
 -- Name: jq_enqueue_many(jsonb); Type: FUNCTION; Schema: jq
@@ -2481,11 +2579,12 @@ begin
     v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at, metadata)
     select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
            coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
            coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
-           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now
+           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now,
+           nullif(t.e -> 'metadata', 'null')
       from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
       join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
            as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord
@@ -2506,7 +2605,7 @@ $$;
 -- Name: FUNCTION jq_enqueue_many(p_jobs jsonb); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) IS 'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key}; one (job_id, status, duplicate) row per element, in order.';
+COMMENT ON FUNCTION jq.jq_enqueue_many(p_jobs jsonb) IS 'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata}; one (job_id, status, duplicate) row per element, in order.';
 
 --
 -- Name: jq_fail(uuid, text, text, interval, boolean); Type: FUNCTION; Schema: jq
@@ -2542,9 +2641,10 @@ begin
     -- This attempt joins the job's attempt log (jq_job_attempts): in the
     -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
     -- statement (once in its life), and jq._retire_jobs carries it along.
-    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
     if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
-        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+        update jq.jobs j
+           set attempt_log = jq._attempt_log_append(j.attempt_log, j.attempts, v_now, p_worker, v_error)
+         where j.id = p_job_id;
     end if;
 
     if v_job.cancel_requested then
@@ -2559,7 +2659,7 @@ begin
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
                run_at = v_next, deferred = v_next > v_now, last_error = v_error,
-               attempt_log = v_job.attempt_log
+               attempt_log = jq._attempt_log_append(attempt_log, attempts, v_now, p_worker, v_error)
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;
@@ -3215,9 +3315,9 @@ begin
             delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
         ), requeued as (
             insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log)
+                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
             select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log
+                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
               from moved m
             returning 1
         )
@@ -3860,6 +3960,47 @@ $$;
 COMMENT ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) IS 'Jobs finished per time bucket from p_since (default a day ago) to now: (bucket_start, succeeded, cancelled, dead, failed_attempts); every bucket listed. Reads job_history by its partition key finished_at and dead_jobs by failed_at.';
 
 --
+-- Name: jq_unhandled_types(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_unhandled_types() RETURNS TABLE(queue text, type text, waiting bigint, oldest_waiting_age interval, workers integer)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_now   timestamptz := jq._now();
+    v_since timestamptz := v_now - (select s.worker_gone_after from jq.settings s);
+    v_queue record;
+begin
+    for v_queue in
+        select q.name, count(distinct w.name)::integer as workers,
+               coalesce(array_agg(distinct t.type) filter (where t.type is not null), '{}') as types
+          from jq.workers w
+         cross join lateral jsonb_object_keys(w.queues) q(name)
+          left join lateral unnest(w.types) t(type) on true
+         where w.gone_at is null and w.last_seen >= v_since
+         group by q.name
+        having bool_and(w.types is not null)
+         order by q.name
+    loop
+        return query
+        select v_queue.name, s.type, count(*), v_now - min(s.run_at), v_queue.workers
+          from jq._runnable_sample(v_queue.name, v_now) s
+         where s.type <> all (v_queue.types)
+         group by s.type
+         order by s.type;
+    end loop;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_unhandled_types(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_unhandled_types() IS 'Job types waiting (ready, or scheduled and due) in a queue whose live workers all registered their types and none handles them -> (queue, type, waiting, oldest_waiting_age, workers); read from a bounded sample of each queue (at most 1,000 ready jobs in claim order).';
+
+--
 -- Name: jq_version(); Type: FUNCTION; Schema: jq
 --
 
@@ -3935,10 +4076,10 @@ $$;
 COMMENT ON FUNCTION jq.jq_worker_deregister(p_worker text) IS 'Remove a stopping worker''s registration (worker); jobs it still holds are requeued at once. -> the number requeued.';
 
 --
--- Name: jq_worker_register(text, jsonb, text, integer, text); Type: FUNCTION; Schema: jq
+-- Name: jq_worker_register(text, jsonb, text, integer, text, text[]); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text DEFAULT NULL::text, p_pid integer DEFAULT NULL::integer, p_version text DEFAULT NULL::text) RETURNS TABLE(worker text, started_at timestamp with time zone, gone_after interval)
+CREATE FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text DEFAULT NULL::text, p_pid integer DEFAULT NULL::integer, p_version text DEFAULT NULL::text, p_types text[] DEFAULT NULL::text[]) RETURNS TABLE(worker text, started_at timestamp with time zone, gone_after interval)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -3953,6 +4094,7 @@ begin
     perform jq._check_worker_queues(p_queues);
     perform jq._check_text(p_host, 'host', 255, true);
     perform jq._check_text(p_version, 'version', 64, true);
+    perform jq._check_worker_types(p_types);
     -- Another process of this name (not this one registering again): what it
     -- held is orphaned.
     if exists (select 1 from jq.workers w
@@ -3965,27 +4107,28 @@ begin
         perform jq._orphan_jobs(v_ids, v_now, 'worker gone');
     end if;
     return query
-    insert into jq.workers as w (name, host, pid, queues, version, started_at, last_seen, gone_at)
+    insert into jq.workers as w (name, host, pid, queues, version, types, started_at, last_seen, gone_at)
     values (p_worker, v_host, v_pid, p_queues,
-            coalesce(p_version, 'unknown'), v_now, v_now, null)
+            coalesce(p_version, 'unknown'), (select array_agg(distinct t order by t) from unnest(p_types) t),
+            v_now, v_now, null)
     on conflict (name) do update
        set host = excluded.host, pid = excluded.pid, queues = excluded.queues, version = excluded.version,
-           started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
+           types = excluded.types, started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
     returning w.name, w.started_at, (select s.worker_gone_after from jq.settings s);
 end
 $$;
 
 --
--- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text); Type: COMMENT; Schema: jq
+-- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) IS 'Register a starting worker (worker, queues {queue: slots}, host, pid, version); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
+COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) IS 'Register a starting worker (worker, queues {queue: slots}, host, pid, version, types it handles or null); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
 
 --
 -- Name: jq_workers(); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer)
+CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer, types text[])
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
@@ -3994,7 +4137,8 @@ CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid intege
            case when w.gone_at is not null then 'gone'
                 when w.last_seen < jq._now() - s.worker_gone_after then 'silent'
                 else 'alive' end,
-           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name)
+           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name),
+           w.types
       from jq.workers w
      cross join jq.settings s
      order by w.started_at desc, w.name
@@ -4004,7 +4148,7 @@ $$;
 -- Name: FUNCTION jq_workers(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+COMMENT ON FUNCTION jq.jq_workers() IS 'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs, types it handles or null).';
 
 --
 -- Name: retry_delay(integer); Type: FUNCTION; Schema: jq
@@ -4082,6 +4226,7 @@ CREATE TABLE jq.dead_jobs (
     concurrency_key text,
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
+    metadata jsonb,
     CONSTRAINT dead_jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT dead_jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT dead_jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
@@ -4154,6 +4299,7 @@ CREATE TABLE jq.job_history (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     result jsonb,
+    metadata jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 )
 PARTITION BY RANGE (finished_at);
@@ -4190,6 +4336,7 @@ CREATE TABLE jq.job_history_default (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     result jsonb,
+    metadata jsonb,
     CONSTRAINT job_history_status_valid CHECK ((status = ANY (ARRAY['succeeded'::text, 'cancelled'::text])))
 );
 
@@ -4218,11 +4365,13 @@ CREATE TABLE jq.jobs (
     deferred boolean DEFAULT false NOT NULL,
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
+    metadata jsonb,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
     CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
     CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
     CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
     CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
     CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
@@ -4237,6 +4386,12 @@ WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_thr
 --
 
 COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing); finished jobs leave at once. Use the jq_* functions, not this table.';
+
+--
+-- Name: COLUMN jobs.metadata; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.jobs.metadata IS 'Headers of the job (an object of strings), e.g. the W3C trace context: traceparent, tracestate. Null when none.';
 
 --
 -- Name: key_limits; Type: TABLE; Schema: jq
@@ -4469,9 +4624,11 @@ CREATE TABLE jq.workers (
     started_at timestamp with time zone NOT NULL,
     last_seen timestamp with time zone NOT NULL,
     gone_at timestamp with time zone,
+    types text[],
     CONSTRAINT workers_host_length CHECK (((char_length(host) >= 1) AND (char_length(host) <= 255))),
     CONSTRAINT workers_name_length CHECK (((char_length(name) >= 1) AND (char_length(name) <= 255))),
     CONSTRAINT workers_queues_object CHECK ((jsonb_typeof(queues) = 'object'::text)),
+    CONSTRAINT workers_types_size CHECK ((cardinality(types) <= 10000)),
     CONSTRAINT workers_version_length CHECK (((char_length(version) >= 1) AND (char_length(version) <= 64)))
 );
 
@@ -4480,6 +4637,12 @@ CREATE TABLE jq.workers (
 --
 
 COMMENT ON TABLE jq.workers IS 'Registered workers (jq_worker_register) and their last heartbeat (jq_worker_beat); a worker silent for settings.worker_gone_after is declared gone and its jobs requeued.';
+
+--
+-- Name: COLUMN workers.types; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.workers.types IS 'The job types the worker handles, as it registered them; null: it did not say (it may handle any type).';
 
 --
 -- Name: job_history_default; Type: TABLE ATTACH; Schema: jq
@@ -4844,6 +5007,13 @@ REVOKE ALL ON FUNCTION jq._check_lease(p_lease interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_lease(p_lease interval) TO jq_admin;
 
 --
+-- Name: FUNCTION _check_metadata(p_metadata jsonb, p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_metadata(p_metadata jsonb, p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_metadata(p_metadata jsonb, p_prefix text) TO jq_admin;
+
+--
 -- Name: FUNCTION _check_not_null(p_value anyelement, p_name text, p_hint text, p_prefix text); Type: ACL; Schema: jq
 --
 
@@ -4905,6 +5075,13 @@ GRANT ALL ON FUNCTION jq._check_worker(p_worker text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._check_worker_queues(p_queues jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._check_worker_queues(p_queues jsonb) TO jq_admin;
+
+--
+-- Name: FUNCTION _check_worker_types(p_types text[]); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._check_worker_types(p_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._check_worker_types(p_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION _claim_charge(p_groups jq.claim_group[], p_quotas jq.claim_group[], p_taken jq.claim_job[]); Type: ACL; Schema: jq
@@ -5045,6 +5222,13 @@ GRANT ALL ON FUNCTION jq._id_prefix_sql(p_prefix text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._is_filled_text(p_value text, p_max integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._is_filled_text(p_value text, p_max integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _is_metadata_ok(p_metadata jsonb); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._is_metadata_ok(p_metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._is_metadata_ok(p_metadata jsonb) TO jq_admin;
 
 --
 -- Name: FUNCTION _is_queue_name(p_queue text); Type: ACL; Schema: jq
@@ -5215,6 +5399,13 @@ REVOKE ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error tex
 GRANT ALL ON FUNCTION jq._retire_jobs(p_ids uuid[], p_outcome text, p_error text, p_now timestamp with time zone, p_worker text, p_results jsonb[]) TO jq_admin;
 
 --
+-- Name: FUNCTION _runnable_sample(p_queue text, p_now timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) TO jq_admin;
+
+--
 -- Name: FUNCTION _schedule_key(p_name text, p_slot timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -5323,12 +5514,12 @@ REVOKE ALL ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit 
 GRANT ALL ON FUNCTION jq.jq_dead_requeue(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
 
 --
--- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) TO jq_producer;
-GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) TO jq_producer;
+GRANT ALL ON FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb, p_queue text, p_priority integer, p_run_at timestamp with time zone, p_max_attempts integer, p_idempotency_key text, p_tenant text, p_concurrency_key text, p_metadata jsonb) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_enqueue_many(p_jobs jsonb); Type: ACL; Schema: jq
@@ -5583,6 +5774,14 @@ REVOKE ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_buck
 GRANT ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_unhandled_types(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_unhandled_types() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_unhandled_types() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_unhandled_types() TO jq_admin;
+
+--
 -- Name: FUNCTION jq_version(); Type: ACL; Schema: jq
 --
 
@@ -5608,12 +5807,12 @@ GRANT ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_worker_deregister(p_worker text) TO jq_admin;
 
 --
--- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text); Type: ACL; Schema: jq
+-- Name: FUNCTION jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) TO jq_worker;
-GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text) TO jq_admin;
+REVOKE ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text, p_pid integer, p_version text, p_types text[]) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_workers(); Type: ACL; Schema: jq

@@ -47,6 +47,7 @@ def enqueue(db: psycopg.Connection, **overrides: Any) -> str | None:
         "idempotency_key": None,
         "tenant": None,
         "concurrency_key": None,
+        "metadata": None,
     }
     params.update(overrides)
     return sqlstate(lambda: jobs.ENQUEUE.run(db, **params))

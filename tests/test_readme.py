@@ -11,6 +11,7 @@ an installed function), and the queries of docs/operations.md run as jq_admin.
 from __future__ import annotations
 
 import re
+import runpy
 import shlex
 import subprocess
 import sys
@@ -43,6 +44,7 @@ PYTHON_EXAMPLES = {
     "install": lambda block: "pyjq.install(" in block,
     "enqueue": lambda block: "pyjq.enqueue(" in block and "conn.transaction()" in block,
     "worker": lambda block: block.startswith("# jobs.py"),
+    "tasks": lambda block: block.startswith("# tasks.py"),
 }
 
 
@@ -103,6 +105,23 @@ def test_readme_worker_example_runs_its_jobs(db, dsn, tmp_path, monkeypatch):
     readme_jobs.worker.run_until_empty(timeout=30)
     assert _status(db, charge.job_id).status == "succeeded"
     sys.modules.pop("readme_jobs", None)
+
+
+def test_readme_tasks_example_enqueues_checks_and_runs(db, dsn, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "readme_tasks.py"
+    path.write_text(_python_example("tasks"))
+    monkeypatch.setenv("DATABASE_URL", dsn)
+    runpy.run_path(str(path), run_name="__main__")  # as `python tasks.py`
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "task 'send_welcome_email', field 'user_id': expected int, got str '42'"
+    assert set(out[1:3]) == {"welcome mail to user 42 (en)", "invoice inv_7731: 1250 cents"}
+    assert out[3].startswith("RunSummary(succeeded=2, failed_retrying=0, dead=0")
+    rows = db.execute("select type, queue, status, max_attempts, idempotency_key from jq.job_history order by type")
+    assert rows.fetchall() == [
+        ("generate_invoice_pdf", "default", "succeeded", 25, None),
+        ("send_welcome_email", "urgent", "succeeded", 8, "welcome:42"),
+    ]
+    assert db.execute("select count(*) from jq.jobs").fetchone() == (0,)  # the refused payload wrote nothing
 
 
 def test_readme_cli_enqueue_and_status(db, dsn):

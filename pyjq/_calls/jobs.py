@@ -44,7 +44,8 @@ ENQUEUE: One[EnqueueResult] = One(
     "p_type => %(type)s::text, p_payload => %(payload)s::jsonb, p_queue => %(queue)s::text,"
     " p_priority => %(priority)s::integer, p_run_at => %(run_at)s::timestamptz,"
     " p_max_attempts => %(max_attempts)s::integer, p_idempotency_key => %(idempotency_key)s::text,"
-    " p_tenant => %(tenant)s::text, p_concurrency_key => %(concurrency_key)s::text)",
+    " p_tenant => %(tenant)s::text, p_concurrency_key => %(concurrency_key)s::text,"
+    " p_metadata => %(metadata)s::jsonb)",
 )
 ENQUEUE_MANY: Many[EnqueueResult] = Many(
     EnqueueResult, "select job_id, status, duplicate from jq.jq_enqueue_many(p_jobs => %(jobs)s::jsonb)"

@@ -72,6 +72,7 @@ class ClaimedJob:
     locked_until: datetime | None = None
     idempotency_key: str | None = None
     last_error: str | None = None
+    metadata: dict[str, str] | None = None
     unreadable: Mapping[str, str] = field(default_factory=dict)
 
 

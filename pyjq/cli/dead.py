@@ -11,7 +11,7 @@ import click
 
 from .. import client
 from .._calls.admin import DeadGroup
-from ..dead_letters import WINDOWS, dead_retry_hint, window_since
+from ..dead_letters import WINDOWS, dead_retry_hint, window_start
 from .common import CONTEXT_SETTINGS, CLIError, Timestamp, connect, dsn_option, echo_json, fmt, json_option, table
 
 __all__ = ["NOTHING_MATCHED", "dead"]
@@ -27,7 +27,7 @@ _ERROR_HELP = (
 
 
 def _window_options(func: F) -> F:
-    """--window 1h|24h|7d and --since TIMESTAMP (at most one of them)."""
+    """--window 1h|24h|7d and --since TIMESTAMP (with both, the later start)."""
     func = click.option(
         "--since",
         type=Timestamp(allow_ago=True),
@@ -38,14 +38,12 @@ def _window_options(func: F) -> F:
         "--window",
         type=click.Choice(list(WINDOWS)),
         default=None,
-        help="Only jobs that died in the last hour, day or week (instead of --since).",
+        help="Only jobs that died in the last hour, day or week (with --since: the later start).",
     )(func)
 
 
 def _since(window: str | None, since: datetime | None) -> datetime | None:
-    if window is not None and since is not None:
-        raise click.UsageError("pass --window or --since, not both")
-    return window_since(window) if window is not None else since
+    return window_start(window, since)
 
 
 @click.group(context_settings=CONTEXT_SETTINGS, no_args_is_help=True, short_help="Inspect and requeue dead jobs.")

@@ -11,6 +11,7 @@ from uuid import UUID
 import click
 
 from .. import client
+from .. import registry as worker_registry
 from .common import CLIError, Timestamp, connect, dsn_option, echo_json, fmt, fmt_age, json_option, read_payload, table
 
 __all__ = ["cancel", "enqueue", "stats", "status"]
@@ -182,10 +183,13 @@ def cancel(ctx: click.Context, job_id: UUID, dsn: str | None, as_json: bool) -> 
 def stats(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     """Per queue: ready, scheduled, running, age of the oldest ready job, dead.
 
-    In --json, oldest_ready_age is in seconds.
+    Then, under "unhandled", the job types waiting in a queue that no running
+    worker of it handles (jq_unhandled_types): they are never claimed. In
+    --json (the per-queue list), oldest_ready_age is in seconds.
     """
     with connect(ctx, dsn) as conn:
         rows = client.stats(conn)
+        unhandled = worker_registry.unhandled_types(conn) if rows else []
     if as_json:
         echo_json([asdict(r) for r in rows])
         return
@@ -200,3 +204,10 @@ def stats(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
         ],
         right={1, 2, 3, 4, 5},
     )
+    if unhandled:
+        click.echo("\nunhandled: job types waiting that no running worker of their queue handles")
+        table(
+            ["QUEUE", "TYPE", "WAITING", "OLDEST", "WORKERS"],
+            [[u.queue, u.type, str(u.waiting), fmt_age(u.oldest_waiting_age), str(u.workers)] for u in unhandled],
+            right={2, 3, 4},
+        )

@@ -117,6 +117,7 @@ class Database:
                 idempotency_key=idempotency_key,
                 tenant=tenant,
                 concurrency_key=concurrency_key,
+                metadata=None,
             )
         return expect_row(row, "jq_enqueue")
 
@@ -147,14 +148,15 @@ class Database:
         since: datetime | None,
         limit: int | None,
         actor: str | None = None,
-    ) -> tuple[int, list[admin.DeadGroup]]:
-        """(how many were requeued, and when none: the closest groups in the window)."""
+    ) -> int:
         async with self._connection(actor=actor) as conn:
-            count = await admin.RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
-            if count:
-                return count, []
+            return await admin.RETRY_DEAD.run_async(conn, type=type, error=error, since=since, limit=limit)
+
+    async def dead_retry_hint(self, *, type: str | None, since: datetime | None) -> list[admin.DeadGroup]:
+        """The closest groups in the window, for a retry that matched nothing (the type's first, then the largest)."""
+        async with self._connection() as conn:
             groups = await admin.DEAD_GROUPS.run_async(conn, since=since, type=None, error=None)
-        return 0, closest_groups(groups, type=type)
+        return closest_groups(groups, type=type)
 
     # -- the audit log, a job's attempts ------------------------------------------------
 
@@ -262,6 +264,10 @@ class Database:
     async def workers(self) -> list[registry.WorkerInfo]:
         async with self._connection() as conn:
             return await registry.WORKERS.run_async(conn)
+
+    async def unhandled_types(self) -> list[registry.UnhandledType]:
+        async with self._connection() as conn:
+            return await registry.UNHANDLED_TYPES.run_async(conn)
 
     # -- the operator console (pyjq.http.ui) ------------------------------------------------
 

@@ -8,13 +8,14 @@ with jq's limits, are in :mod:`pyjq.http.fields`.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
+from ..dead_letters import window_start
 from .fields import (
     INVALID_CHARACTER,
     MAX_PAYLOAD_DEPTH,
@@ -187,7 +188,6 @@ class Job(_Response):
                 "lastError": "Timeout calling pdf-renderer after 30s",
                 "createdAt": "2026-10-20T09:12:44Z",
                 "finishedAt": None,
-                "result": None,
             }
         }
     )
@@ -202,11 +202,6 @@ class Job(_Response):
     last_error: str | None
     created_at: datetime
     finished_at: datetime | None
-    result: Any = Field(
-        default=None,
-        description="What the handler returned (any JSON value) once the job succeeded; null before, "
-        "for other outcomes, or when it returned nothing. Kept as long as the job's history record.",
-    )
 
 
 class CancelledJob(_Response):
@@ -279,6 +274,9 @@ class ScheduleList(_Response):
 
 # The time windows of the dead-letter views (pyjq.dead_letters.WINDOWS), beside an explicit since.
 DeadWindow = Literal["1h", "24h", "7d"]
+# A dead-letter error filter: jq refuses a blank one (it would match every group), so the schema does too.
+ErrorFilter = Annotated[ErrorText, Field(min_length=1, pattern="[^ ]")]
+_WINDOW = "Only jobs that died in the last 1h, 24h or 7d (with since: the later start)."
 _ERROR_FILTER = (
     "Only the groups this text selects: a fingerprint from GET /dead-letter, a raw error message of the group, "
     "or a case-insensitive part of the fingerprint or of the sample error's first line (e.g. HTTP 503)."
@@ -288,15 +286,13 @@ _ERROR_FILTER = (
 class DeadLetterQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: JobType | None = Field(default=None, description="Only dead jobs of this type.")
-    error: ErrorText | None = Field(default=None, description=_ERROR_FILTER)
+    error: ErrorFilter | None = Field(default=None, description=_ERROR_FILTER)
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
-    window: DeadWindow | None = Field(default=None, description="Only jobs that died in the last 1h, 24h or 7d.")
+    window: DeadWindow | None = Field(default=None, description=_WINDOW)
 
-    @model_validator(mode="after")
-    def _one_window(self) -> DeadLetterQuery:
-        if self.window is not None and self.since is not None:
-            raise PydanticCustomError("window_and_since", "pass window or since, not both")
-        return self
+    def start(self) -> datetime | None:
+        """Where the window starts: since, the named window before now, or the later of the two when both."""
+        return window_start(self.window, self.since)
 
 
 class DeadGroup(_Response):
@@ -317,16 +313,14 @@ class RetryDeadRequest(_Request):
         json_schema_extra={"example": {"type": "deliver_webhook", "error": "HTTP 503", "since": "2026-10-18T06:00:00Z"}}
     )
     type: JobType = Field(description="Requeue dead jobs of this type.")
-    error: ErrorText | None = Field(default=None, description=_ERROR_FILTER)
+    error: ErrorFilter | None = Field(default=None, description=_ERROR_FILTER)
     since: Timestamp | None = Field(default=None, description="Only jobs that died at or after this instant.")
-    window: DeadWindow | None = Field(default=None, description="Only jobs that died in the last 1h, 24h or 7d.")
+    window: DeadWindow | None = Field(default=None, description=_WINDOW)
     limit: Limit | None = Field(default=None, description="Requeue at most this many (oldest failures first).")
 
-    @model_validator(mode="after")
-    def _one_window(self) -> RetryDeadRequest:
-        if self.window is not None and self.since is not None:
-            raise PydanticCustomError("window_and_since", "pass window or since, not both")
-        return self
+    def start(self) -> datetime | None:
+        """Where the window starts: since, the named window before now, or the later of the two when both."""
+        return window_start(self.window, self.since)
 
 
 class RetryDeadResult(_Response):
@@ -352,8 +346,20 @@ class QueueStats(_Response):
     dead: int
 
 
+class UnhandledTypeEntry(_Response):
+    queue: str
+    type: str
+    waiting: int = Field(description="Jobs of the type waiting (counted in a sample of at most 1,000 per queue).")
+    oldest_waiting_age_seconds: float = Field(description="How long the oldest of them has been runnable.")
+    workers: int = Field(description="Live workers serving the queue; none of them handles the type.")
+
+
 class QueueList(_Response):
     queues: list[QueueStats]
+    unhandled: list[UnhandledTypeEntry] = Field(
+        default_factory=list,
+        description="Job types waiting in a queue that no running worker of it handles: they are never claimed.",
+    )
 
 
 class Health(_Response):

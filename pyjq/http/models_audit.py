@@ -18,8 +18,12 @@ AUDIT_PAGE_MAX = 1000  # jq_audit_log's p_limit range is 1..1000
 class AuditQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
     since: Timestamp | None = Field(default=None, description="Only actions at or after this instant.")
-    action: str | None = Field(default=None, max_length=100, description="Only this action, e.g. retry_dead.")
-    actor: str | None = Field(default=None, max_length=255, description="Only this actor, e.g. admin:3f2a9c1e.")
+    action: str | None = Field(
+        default=None, min_length=1, max_length=100, description="Only this action, e.g. retry_dead."
+    )
+    actor: str | None = Field(
+        default=None, min_length=1, max_length=255, description="Only this actor, e.g. admin:3f2a9c1e."
+    )
     limit: int = Field(default=100, ge=1, le=AUDIT_PAGE_MAX, description="Rows on the page (1 to 1000).")
     before: int | None = Field(
         default=None, ge=1, description="The page below this id: the last id of the previous page (keyset)."

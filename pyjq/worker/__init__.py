@@ -24,7 +24,12 @@ handlers, batches calls and keeps connections healthy:
 * shutdown (``shutdown``, ``release``): a grace period, ``jq_release``, a last flush;
 * connections (``connections``, ``listener``): never fatal; a fast reconnect
   probe, a checked LISTEN session, ``listen_dsn`` behind PgBouncer, nothing prepared;
-* ``jq_maintain`` (``maintenance``) and the cron ``Scheduler``, each on a timer.
+* ``jq_maintain`` and the check for job types nobody handles (``maintenance``,
+  ``unhandled``: one WARNING per such queue and type), and the cron ``Scheduler``,
+  each on a timer.
+
+Task objects (pyjq.tasks): ``@worker.task(...)`` or ``worker.add_tasks(registry)``
+registers a task's handler with its timeout and retry policy.
 
 What each does, with its figures: docs/worker.md, "What it does".
 
@@ -38,7 +43,7 @@ lease_lost, released.
 An idle worker costs about 1.2 statements a second: one per ``poll_interval``
 (all its idle queues' claims in one statement), the scheduler's probe every
 5 s, a check of its LISTEN session every 7 s and its registry beat every 3 s,
-apart from ``jq_maintain``.
+apart from ``jq_maintain`` and ``jq_unhandled_types`` (every 30 s).
 
 Scheduled jobs: an insert of jobs due within the minute notifies waiting
 workers with ``at <epoch>``, and the worker claims that queue at that time
@@ -60,19 +65,22 @@ import secrets
 import signal
 import socket
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from .._limits import QUEUE_NAME, QUEUE_NAME_MAX, TYPE_MAX, WORKER_NAME_MAX
+from .._limits import QUEUE_NAME, QUEUE_NAME_MAX, WORKER_NAME_MAX
 from ..job import Job
+from ..retry import RetryPolicy
 from ..scheduler import Scheduler
+from ..tasks import Task
 from .claimer import Claimer
 from .completer import Completer
 from .connections import Connections, DatabaseUnreachable, worker_conninfo
-from .executor import Executor, is_async
+from .executor import Executor
+from .handlers import make_handler
 from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
@@ -82,10 +90,13 @@ from .shutdown import shut_down
 from .state import Handler, RunState
 from .threads import HandlerThreads
 from .timing import Backoff
+from .unhandled import UnhandledTypes
 
 __all__ = ["DatabaseUnreachable", "RunSummary", "Worker"]
 
 F = TypeVar("F", bound=Callable[[Job], Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +157,9 @@ class Worker:
         connect_timeout: seconds to keep trying to reach the database when the
             worker starts; then :class:`DatabaseUnreachable` is raised. Default
             None: keep trying (each attempt logged, with a growing delay).
+        check_unhandled: seconds between checks for job types waiting in the
+            worker's queues that no running worker handles (jq_unhandled_types;
+            one WARNING per queue and type). None: never.
     """
 
     def __init__(
@@ -165,6 +179,7 @@ class Worker:
         listen_dsn: str | None = None,
         listen: bool = True,
         connect_timeout: float | None = None,
+        check_unhandled: float | None = 30.0,
     ):
         queues = _check_queues(queues if queues is not None else {"default": 10})
         if not isinstance(lease, timedelta):
@@ -189,6 +204,7 @@ class Worker:
         self.poll_interval = float(poll_interval)
         self.maintain_interval = maintain_interval if maintain_interval and maintain_interval > 0 else None
         self.schedules = bool(schedules)
+        self.check_unhandled = check_unhandled if check_unhandled and check_unhandled > 0 else None
         self.flush_interval = max(0.0, float(flush_interval))
         self.flush_size = int(flush_size)
         self.shutdown_grace = max(0.0, float(shutdown_grace))
@@ -214,33 +230,62 @@ class Worker:
 
     # -- handlers ------------------------------------------------------------------
 
-    def handler(self, type: str, *, timeout: float | timedelta | None = None) -> Callable[[F], F]:
+    def handler(
+        self, type: str, *, timeout: float | timedelta | None = None, retry: RetryPolicy | None = None
+    ) -> Callable[[F], F]:
         """Decorator registering the handler of a job type.
 
         The handler takes one argument, the :class:`pyjq.Job`. A coroutine
         function runs on the event loop, a plain function on a thread.
-        ``timeout`` (seconds or timedelta) fails an attempt that runs longer.
+        ``timeout`` (seconds or timedelta) fails an attempt that runs longer;
+        ``retry`` (pyjq.RetryPolicy) decides how failed attempts retry.
         """
 
         def register(fn: F) -> F:
-            self.add_handler(type, fn, timeout=timeout)
+            self.add_handler(type, fn, timeout=timeout, retry=retry)
             return fn
 
         return register
 
-    def add_handler(self, type: str, fn: Callable[[Job], Any], *, timeout: float | timedelta | None = None) -> None:
+    def task(
+        self,
+        name: str | None = None,
+        *,
+        queue: str = "default",
+        priority: int = 0,
+        max_attempts: int | None = None,
+        timeout: float | timedelta | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> Callable[[Callable[P, R]], Task[P, R]]:
+        """Decorator making a function a :class:`pyjq.Task` this worker runs (see pyjq.tasks)."""
+
+        def make(fn: Callable[P, R]) -> Task[P, R]:
+            task = Task(
+                fn, name, queue=queue, priority=priority, max_attempts=max_attempts, timeout=timeout, retry=retry
+            )
+            self.add_tasks([task])
+            return task
+
+        return make
+
+    def add_tasks(self, tasks: Iterable[Task[Any, Any]]) -> None:
+        """Run these tasks (a pyjq.TaskRegistry, or any iterable of tasks): each one's handler, timeout and retry."""
+        for task in tasks:
+            self.add_handler(task.name, task.handler, timeout=task.timeout, retry=task.retry)
+
+    def add_handler(
+        self,
+        type: str,
+        fn: Callable[[Job], Any],
+        *,
+        timeout: float | timedelta | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
         """Register ``fn`` as the handler of ``type`` (what ``@worker.handler`` does)."""
-        if not isinstance(type, str) or not type.strip() or len(type) > TYPE_MAX:
-            raise ValueError(f"job type {type!r} must be a non-empty string of at most {TYPE_MAX} characters")
+        handler = make_handler(type, fn, timeout=timeout, retry=retry)
         if type in self._handlers:
             raise ValueError(f"a handler for {type!r} is already registered")
-        if not callable(fn):
-            raise TypeError(f"handler for {type!r} is not callable")
-        if isinstance(timeout, timedelta):
-            timeout = timeout.total_seconds()
-        if timeout is not None and timeout <= 0:
-            raise ValueError("timeout must be positive")
-        self._handlers[type] = Handler(type, fn, timeout, is_async(fn))
+        self._handlers[type] = handler
 
     @property
     def types(self) -> list[str]:
@@ -424,18 +469,28 @@ class Worker:
             ),
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
             heartbeat=heartbeat,
-            maintenance=(
-                Maintenance(state, connections, worker_name=self.name, interval=self.maintain_interval)
-                if self.maintain_interval
-                else None
-            ),
+            maintenance=self._maintenance(state, connections),
             registry=Registry(
                 self._conninfo,
                 worker_name=self.name,
                 queues=self.queues,
                 stats=self._stats,
                 on_was_gone=heartbeat.beat_now,
+                types=self.types,
             ),
+        )
+
+    def _maintenance(self, state: RunState, connections: Connections) -> Maintenance | None:
+        """jq_maintain and the unhandled-types check, when either is on."""
+        if not self.maintain_interval and not self.check_unhandled:
+            return None
+        unhandled = None
+        if self.check_unhandled:
+            unhandled = UnhandledTypes(
+                worker_name=self.name, queues=list(self.queues), types=self.types, interval=self.check_unhandled
+            )
+        return Maintenance(
+            state, connections, worker_name=self.name, interval=self.maintain_interval, unhandled=unhandled
         )
 
     def _start_parts(self, parts: _Parts) -> None:

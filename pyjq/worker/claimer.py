@@ -183,6 +183,7 @@ class Claimer:
             last_error=row.last_error,
             locked_until=row.locked_until,
             worker=self._name,
+            metadata=row.metadata,
         )
         undecodable = (
             "pyjq cannot read this job: " + "; ".join(f"{k}: {v}" for k, v in row.unreadable.items())

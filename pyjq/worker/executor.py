@@ -11,6 +11,11 @@ Timeouts: a coroutine is cancelled and the attempt fails with a TimeoutError.
 A thread cannot be killed: its ``job.cancelled`` flag is set, its slot stays
 busy (and its lease alive) until the function really returns, then the attempt
 is recorded as failed with the TimeoutError, whatever the function returned.
+
+Failures: ``pyjq.Retry`` and ``pyjq.Discard`` say what to ask jq_fail for; any
+other exception (and a timeout) is put to the handler's retry policy
+(pyjq.retry, a task's ``retry=``), which answers a delay or "discard now";
+without a policy the attempt retries after jq's own delay.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .. import tracing
 from ..job import Discard, Job, Retry
+from ..retry import RetryDecision
 from . import returned
 from .errortext import clean, describe, headline
 from .log import logger
@@ -57,7 +64,10 @@ class Executor:
 
     async def _execute(self, run: Run) -> None:
         try:
-            error, cancelled = await self._call(run)
+            # The attempt's CONSUMER span (a no-op without OpenTelemetry), current while the handler runs.
+            with tracing.processing(run.job) as attempt:
+                error, cancelled = await self._call(run)
+                attempt.ended(error, cancelled=cancelled, timed_out=run.timed_out, unreadable=run.undecodable)
         except asyncio.CancelledError:
             # Only when the worker tears down after releasing its jobs.
             if run.inner is not None:
@@ -128,6 +138,7 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(run.undecodable), discard=True)
     if run.timed_out:
         assert run.handler is not None and run.handler.timeout is not None
+        retry_in, discard = _retry_decision(run, TimeoutError())
         return Result(
             run,
             duration_ms,
@@ -135,6 +146,8 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
             error=clean(
                 f"TimeoutError: the handler of {run.job.type!r} exceeded its timeout of {run.handler.timeout:g} s"
             ),
+            retry_in=retry_in,
+            discard=discard,
         )
     if cancelled:
         if run.cancel_requested:
@@ -146,7 +159,16 @@ def _result(run: Run, duration_ms: float, error: BaseException | None, cancelled
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), retry_in=error.after)
     if isinstance(error, Discard):
         return Result(run, duration_ms, ok=False, error=clean(headline(error)), discard=True)
-    return Result(run, duration_ms, ok=False, error=describe(error))
+    retry_in, discard = _retry_decision(run, error)
+    return Result(run, duration_ms, ok=False, error=describe(error), retry_in=retry_in, discard=discard)
+
+
+def _retry_decision(run: Run, error: BaseException) -> RetryDecision:
+    """The task's retry policy on this failure (pyjq.retry); without one: retry after jq's own delay."""
+    policy = run.handler.retry if run.handler is not None else None
+    if policy is None:
+        return RetryDecision(None, False)
+    return policy.decide(error, run.job.attempts)
 
 
 def _succeeded(run: Run, duration_ms: float) -> Result:

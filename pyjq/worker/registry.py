@@ -1,6 +1,7 @@
 """The worker's entry in the registry (jq.workers): register, beat, deregister.
 
-At start the worker registers (name, host, pid, queues and slots, version);
+At start the worker registers (name, host, pid, queues and slots, version, and
+the job types it has handlers for: jq_unhandled_types reads them);
 then it beats every ``gone_after / 5`` seconds (3 s of the default 15 s),
 one ``jq_worker_beat`` statement, busy or idle; a clean stop deregisters.
 A worker silent for ``gone_after`` is declared gone by any other worker's
@@ -26,7 +27,7 @@ import os
 import socket
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -53,6 +54,7 @@ class Registry:
         stats: Counter[str],
         on_was_gone: Callable[[], None],
         version: str | None = None,
+        types: Sequence[str] | None = None,
     ):
         self._conninfo = conninfo
         self._name = worker_name
@@ -60,6 +62,7 @@ class Registry:
         self._stats = stats
         self._on_was_gone = on_was_gone
         self._version = version or _pyjq_version()
+        self._types = sorted(types) if types else None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -118,6 +121,7 @@ class Registry:
             host=socket.gethostname()[:255] or None,
             pid=os.getpid(),
             version=self._version,
+            types=self._types,
         )
         self._count("worker_register")
         if reg is not None:

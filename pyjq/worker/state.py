@@ -18,6 +18,7 @@ from typing import Any
 from uuid import UUID
 
 from ..job import Job
+from ..retry import RetryPolicy
 from .log import Outcomes
 
 __all__ = ["Handler", "Queue", "Queues", "Result", "Results", "Run", "RunState", "Runs"]
@@ -31,6 +32,7 @@ class Handler:
     fn: Callable[[Job], Any]
     timeout: float | None
     is_async: bool
+    retry: RetryPolicy | None = None  # a task's policy (pyjq.retry); None: every exception retries, jq's delay
 
 
 class Queue:

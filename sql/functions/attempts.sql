@@ -16,21 +16,21 @@ as $$
                 else left(p_error, 1000) || E'\n... [cut] ...\n' || right(p_error, 985) end
 $$;
 
--- The attempt log with one more failed attempt, keeping the last 10.
+-- The attempt log with one more failed attempt, keeping the last 10. One
+-- expression, so that the planner inlines it into jq_fail's UPDATE (stable
+-- like jsonb_build_object, or it would not be inlined); a subquery over the
+-- array's elements cost ten times as much.
 create or replace function jq._attempt_log_append(
     p_log jsonb, p_attempt integer, p_at timestamptz, p_worker text, p_error text)
 returns jsonb
 language sql
-immutable
+stable
 as $$
-    select case when jsonb_array_length(l.log) <= 10 then l.log
-                else (select jsonb_agg(e.entry order by e.ord)
-                        from jsonb_array_elements(l.log) with ordinality as e(entry, ord)
-                       where e.ord > jsonb_array_length(l.log) - 10) end
-      from (select coalesce(p_log, '[]'::jsonb)
-                   || jsonb_build_array(jsonb_build_object(
-                          'attempt', p_attempt, 'at', p_at, 'worker', p_worker,
-                          'error', jq._attempt_error(p_error))) as log) l
+    select jsonb_path_query_array(
+               coalesce(p_log, '[]'::jsonb)
+               || jsonb_build_array(jsonb_build_object('attempt', p_attempt, 'at', p_at, 'worker', p_worker,
+                                                       'error', jq._attempt_error(p_error))),
+               '$[last - 9 to last]')
 $$;
 
 -- The failed attempts of one job wherever it is (live, dead, history),

@@ -73,7 +73,8 @@ returns table (
     created_at      timestamptz,
     locked_until    timestamptz,
     idempotency_key text,
-    last_error      text)
+    last_error      text,
+    metadata        jsonb)  -- the job's headers, e.g. its trace context (jq_enqueue's p_metadata)
 language plpgsql
 volatile
 security definer
@@ -196,7 +197,7 @@ begin
            attempts = j.attempts + 1
      where j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 
     if v_fair and v_shared then  -- step 7
         perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);

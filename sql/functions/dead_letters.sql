@@ -149,9 +149,9 @@ begin
             delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
         ), requeued as (
             insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log)
+                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
             select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log
+                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
               from moved m
             returning 1
         )

@@ -12,6 +12,52 @@ as $$
     select p_run_at between '0001-01-02 00:00:00+00' and '9999-12-30 00:00:00+00'
 $$;
 
+-- The metadata rule (jq.jobs.metadata): null, or a JSON object whose values
+-- are strings (headers, like a message's: jq's own are the W3C trace context,
+-- traceparent and tracestate), at most 8192 bytes as JSON text. One
+-- expression, for jq_enqueue_many's one-pass check; jq._check_metadata
+-- explains a refusal.
+create or replace function jq._is_metadata_ok(p_metadata jsonb)
+returns boolean
+language sql
+immutable
+parallel safe
+as $$
+    select p_metadata is null
+        or (jsonb_typeof(p_metadata) = 'object'
+            and octet_length(p_metadata::text) <= 8192
+            and not jsonb_path_exists(p_metadata, 'strict $.* ? (@.type() != "string")'))
+$$;
+
+-- Refuses metadata that breaks the rule above, naming it (p_prefix:
+-- 'jobs[3].'): not an object or a value not a string 22023, over 8192
+-- bytes 54000 (as an oversized payload).
+create or replace function jq._check_metadata(p_metadata jsonb, p_prefix text default '')
+returns void
+language plpgsql
+immutable
+as $$
+declare
+    v_key  text;
+    v_type text;
+begin
+    if p_metadata is null or jq._is_metadata_ok(p_metadata) then
+        return;
+    elsif jsonb_typeof(p_metadata) <> 'object' then
+        raise exception '%metadata must be a JSON object of strings, not %', p_prefix, jsonb_typeof(p_metadata)
+            using errcode = '22023', hint = 'Pass e.g. {"traceparent": "00-...-01"}, or null for none.';
+    elsif octet_length(p_metadata::text) > 8192 then
+        raise exception '%metadata is % bytes; the limit is 8192 bytes', p_prefix, octet_length(p_metadata::text)
+            using errcode = '54000',
+                  hint = 'Metadata carries headers such as the trace context; put data in the payload.';
+    end if;
+    select m.key, jsonb_typeof(m.value) into v_key, v_type
+      from jsonb_each(p_metadata) m where jsonb_typeof(m.value) <> 'string' order by m.key limit 1;
+    raise exception '%metadata.% must be a string, not %', p_prefix, v_key, v_type
+        using errcode = '22023', hint = 'Metadata values are strings, like message headers.';
+end
+$$;
+
 -- True when one element of jq_enqueue_many's array is a valid job by every
 -- rule of jq._check_job, with run_at an ISO 8601 timestamp (or absent). One
 -- SQL expression, so a whole batch is checked in one pass; an element it
@@ -23,7 +69,7 @@ immutable
 as $$
     select jsonb_typeof(p_job) = 'object'
        and p_job - array['type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant', 'concurrency_key'] = '{}'::jsonb
+                         'idempotency_key', 'tenant', 'concurrency_key', 'metadata'] = '{}'::jsonb
        and jsonb_typeof(p_job -> 'type') = 'string'
        and jq._is_filled_text(p_job ->> 'type', 128)
        and coalesce(jsonb_typeof(p_job -> 'payload'), 'null') in ('object', 'null')
@@ -58,6 +104,7 @@ as $$
                when 'string' then (p_job ->> 'run_at')
                    ~ '^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$'
                else false end
+       and jq._is_metadata_ok(nullif(p_job -> 'metadata', 'null'))
 $$;
 
 -- Raises the precise error for the first invalid element of a batch, naming
@@ -79,12 +126,12 @@ begin
         end if;
         select k into v_field from jsonb_object_keys(v_elem) k
          where k not in ('type', 'payload', 'queue', 'priority', 'run_at', 'max_attempts',
-                         'idempotency_key', 'tenant', 'concurrency_key')
+                         'idempotency_key', 'tenant', 'concurrency_key', 'metadata')
          limit 1;
         if v_field is not null then
             raise exception 'jobs[%] has an unknown key %', v_index, quote_literal(v_field)
                 using errcode = '22023',
-                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key.';
+                      hint = 'Keys: type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata.';
         end if;
         foreach v_field in array array['type', 'queue', 'idempotency_key', 'tenant', 'concurrency_key', 'run_at'] loop
             if jsonb_typeof(v_elem -> v_field) not in ('string', 'null') then
@@ -117,6 +164,7 @@ begin
                               v_elem ->> 'idempotency_key', v_elem ->> 'tenant',
                               format('jobs[%s].', v_index));
         perform jq._check_concurrency_key(v_elem ->> 'concurrency_key', format('jobs[%s].', v_index));
+        perform jq._check_metadata(nullif(v_elem -> 'metadata', 'null'), format('jobs[%s].', v_index));
         v_index := v_index + 1;
     end loop;
 end
@@ -124,7 +172,8 @@ $$;
 
 -- One job. Returns its id, 'queued' or 'scheduled', and duplicate = false;
 -- or, when (queue, idempotency_key) is already taken within its window, the
--- original job's id and current status with duplicate = true.
+-- original job's id and current status with duplicate = true. p_metadata:
+-- the job's headers (jq._is_metadata_ok), e.g. the W3C trace context.
 create or replace function jq.jq_enqueue(
     p_type            text,
     p_payload         jsonb default '{}',
@@ -134,7 +183,8 @@ create or replace function jq.jq_enqueue(
     p_max_attempts    integer default null,
     p_idempotency_key text default null,
     p_tenant          text default null,
-    p_concurrency_key text default null)
+    p_concurrency_key text default null,
+    p_metadata        jsonb default null)
 returns table (job_id uuid, status text, duplicate boolean)
 language plpgsql
 volatile
@@ -151,6 +201,7 @@ declare
 begin
     perform jq._check_job(p_type, p_payload, p_queue, p_priority, p_max_attempts, p_idempotency_key, p_tenant);
     perform jq._check_concurrency_key(p_concurrency_key);
+    perform jq._check_metadata(p_metadata);
     if not jq._is_run_at_in_range(v_run_at) then
         raise exception 'run_at % is out of range', p_run_at
             using errcode = '22023', hint = 'run_at is between 0001-01-02 and 9999-12-30 UTC, or null to run now.';
@@ -164,19 +215,19 @@ begin
         end if;
     end if;
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at, metadata)
     values (v_id, p_queue, p_type, coalesce(p_payload, '{}'), p_priority, v_run_at,
             coalesce(p_max_attempts, (select default_max_attempts from jq.settings)),
-            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now);
+            p_idempotency_key, p_tenant, p_concurrency_key, v_run_at > v_now, v_now, p_metadata);
     return query select v_id, case when v_run_at > v_now then 'scheduled' else 'queued' end, false;
 end
 $$;
-comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text) is
-    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key) -> (job_id, status queued|scheduled, duplicate).';
+comment on function jq.jq_enqueue(text, jsonb, text, integer, timestamptz, integer, text, text, text, jsonb) is
+    'Enqueue one job in the caller''s transaction: (type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata) -> (job_id, status queued|scheduled, duplicate). metadata: an object of strings (traceparent, tracestate), at most 8192 bytes.';
 
 -- Many jobs in one call: a JSON array of objects with the keys type, payload,
 -- queue, priority, run_at, max_attempts, idempotency_key, tenant,
--- concurrency_key. One row per
+-- concurrency_key, metadata. One row per
 -- element, in input order. Checked in one pass (jq._job_json_ok), inserted
 -- with one INSERT, so one NOTIFY per queue.
 create or replace function jq.jq_enqueue_many(p_jobs jsonb)
@@ -236,11 +287,12 @@ begin
     v_holders := jq._take_idempotency_keys(v_queues, v_keys, v_ids, v_now);
 
     insert into jq.jobs (id, queue, type, payload, priority, run_at, max_attempts,
-                         idempotency_key, tenant, concurrency_key, deferred, created_at)
+                         idempotency_key, tenant, concurrency_key, deferred, created_at, metadata)
     select i.id, i.queue, t.e ->> 'type', coalesce(nullif(t.e -> 'payload', 'null'), '{}'),
            coalesce((t.e ->> 'priority')::numeric::smallint, 0), i.run_at,
            coalesce((t.e ->> 'max_attempts')::numeric::smallint, v_default),
-           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now
+           i.key, t.e ->> 'tenant', t.e ->> 'concurrency_key', i.run_at > v_now, v_now,
+           nullif(t.e -> 'metadata', 'null')
       from jsonb_array_elements(p_jobs) with ordinality as t(e, ord)
       join unnest(v_ids, v_holders, v_queues, v_keys, v_run_ats) with ordinality
            as i(id, holder, queue, key, run_at, ord) on i.ord = t.ord
@@ -257,4 +309,4 @@ begin
 end
 $$;
 comment on function jq.jq_enqueue_many(jsonb) is
-    'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key}; one (job_id, status, duplicate) row per element, in order.';
+    'Enqueue many jobs in one call: a JSON array of {type, payload, queue, priority, run_at, max_attempts, idempotency_key, tenant, concurrency_key, metadata}; one (job_id, status, duplicate) row per element, in order.';

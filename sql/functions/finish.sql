@@ -75,9 +75,10 @@ begin
     -- This attempt joins the job's attempt log (jq_job_attempts): in the
     -- retry path's own UPDATE; before a job leaves jq.jobs, by one more
     -- statement (once in its life), and jq._retire_jobs carries it along.
-    v_job.attempt_log := jq._attempt_log_append(v_job.attempt_log, v_job.attempts, v_now, p_worker, v_error);
     if v_job.cancel_requested or coalesce(p_discard, false) or v_job.attempts >= v_job.max_attempts then
-        update jq.jobs set attempt_log = v_job.attempt_log where id = p_job_id;
+        update jq.jobs j
+           set attempt_log = jq._attempt_log_append(j.attempt_log, j.attempts, v_now, p_worker, v_error)
+         where j.id = p_job_id;
     end if;
 
     if v_job.cancel_requested then
@@ -92,7 +93,7 @@ begin
         update jq.jobs
            set status = 'pending', locked_by = null, locked_until = null,
                run_at = v_next, deferred = v_next > v_now, last_error = v_error,
-               attempt_log = v_job.attempt_log
+               attempt_log = jq._attempt_log_append(attempt_log, attempts, v_now, p_worker, v_error)
          where id = p_job_id;
         return query select 'failed_retrying'::text, v_next;
     end if;

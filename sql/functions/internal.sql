@@ -191,10 +191,10 @@ begin
         ), buried as (
             insert into jq.dead_jobs (id, queue, type, payload, priority, run_at, attempts, max_attempts,
                                       idempotency_key, tenant, concurrency_key, last_error, error_fingerprint,
-                                      created_at, failed_at, orphaned, attempt_log)
+                                      created_at, failed_at, orphaned, attempt_log, metadata)
             select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.attempts, g.max_attempts,
                    g.idempotency_key, g.tenant, g.concurrency_key, e.error, jq.error_fingerprint(e.error),
-                   g.created_at, p_now, g.orphaned, g.attempt_log
+                   g.created_at, p_now, g.orphaned, g.attempt_log, g.metadata
               from gone g
              cross join lateral (select coalesce(p_error, g.last_error, 'unknown error') as error) e
             returning id, queue, idempotency_key
@@ -215,10 +215,10 @@ begin
         ), recorded as (
             insert into jq.job_history (id, queue, type, tenant, status, attempts, max_attempts,
                                         idempotency_key, last_error, run_at, created_at, finished_at, orphaned,
-                                        attempt_log, result)
+                                        attempt_log, result, metadata)
             select g.id, g.queue, g.type, g.tenant, p_outcome, g.attempts, g.max_attempts,
                    g.idempotency_key, coalesce(p_error, g.last_error), g.run_at, g.created_at, p_now, g.orphaned,
-                   g.attempt_log, r.result
+                   g.attempt_log, r.result, g.metadata
               from gone g
               -- The first result given for each id; no unnest at all without results.
               left join (select distinct on (i.id) i.id, i.result

@@ -165,18 +165,44 @@ begin
 end
 $$;
 
+-- The types argument of jq_worker_register: null (the worker does not say
+-- which types it handles: any, as far as jq knows), or 1 to 10,000 job
+-- types, each a type as jq_enqueue takes it (not blank, at most 128
+-- characters).
+create or replace function jq._check_worker_types(p_types text[])
+returns void
+language plpgsql
+immutable
+as $$
+begin
+    if p_types is null then
+        return;
+    end if;
+    if cardinality(p_types) not between 1 and 10000 then
+        perform jq._raise_bad_argument('types must name 1 to 10000 job types', '22023',
+                                       'Pass null when the worker does not say which types it handles.');
+    end if;
+    if exists (select 1 from unnest(p_types) t where not coalesce(jq._is_filled_text(t, 128), false)) then
+        perform jq._raise_bad_argument('types must hold job types (not null or blank, at most 128 characters)',
+                                       '22023');
+    end if;
+end
+$$;
+
 -- Registers a worker as it starts, or again (the same host and pid: it keeps
 -- its jobs). A row of the same name from another process (host, pid) is
 -- replaced, and the jobs that process still held go back to the queue: the
--- process starting now holds none of them. Returns the
--- registration, with the silence after which the worker is declared gone:
+-- process starting now holds none of them. p_types: the job types it
+-- handles (null: it does not say; jq_unhandled_types then reports nothing
+-- for its queues). Returns the registration, with the silence after which the worker is declared gone:
 -- beat at least every fifth of it (pyjq: every 3 s of the default 15 s).
 create or replace function jq.jq_worker_register(
     p_worker  text,
     p_queues  jsonb,
     p_host    text default null,
     p_pid     integer default null,
-    p_version text default null)
+    p_version text default null,
+    p_types   text[] default null)
 returns table (worker text, started_at timestamptz, gone_after interval)
 language plpgsql
 volatile
@@ -195,6 +221,7 @@ begin
     perform jq._check_worker_queues(p_queues);
     perform jq._check_text(p_host, 'host', 255, true);
     perform jq._check_text(p_version, 'version', 64, true);
+    perform jq._check_worker_types(p_types);
     -- Another process of this name (not this one registering again): what it
     -- held is orphaned.
     if exists (select 1 from jq.workers w
@@ -207,17 +234,18 @@ begin
         perform jq._orphan_jobs(v_ids, v_now, 'worker gone');
     end if;
     return query
-    insert into jq.workers as w (name, host, pid, queues, version, started_at, last_seen, gone_at)
+    insert into jq.workers as w (name, host, pid, queues, version, types, started_at, last_seen, gone_at)
     values (p_worker, v_host, v_pid, p_queues,
-            coalesce(p_version, 'unknown'), v_now, v_now, null)
+            coalesce(p_version, 'unknown'), (select array_agg(distinct t order by t) from unnest(p_types) t),
+            v_now, v_now, null)
     on conflict (name) do update
        set host = excluded.host, pid = excluded.pid, queues = excluded.queues, version = excluded.version,
-           started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
+           types = excluded.types, started_at = excluded.started_at, last_seen = excluded.last_seen, gone_at = null
     returning w.name, w.started_at, (select s.worker_gone_after from jq.settings s);
 end
 $$;
-comment on function jq.jq_worker_register(text, jsonb, text, integer, text) is
-    'Register a starting worker (worker, queues {queue: slots}, host, pid, version); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
+comment on function jq.jq_worker_register(text, jsonb, text, integer, text, text[]) is
+    'Register a starting worker (worker, queues {queue: slots}, host, pid, version, types it handles or null); jobs a previous process of that name held are requeued. -> (worker, started_at, gone_after): beat well within gone_after.';
 
 -- The worker's heartbeat: one statement every few seconds, whatever it runs.
 -- Returns 'ok'; 'was_gone' when it had been declared gone meanwhile (the
@@ -277,7 +305,8 @@ comment on function jq.jq_worker_deregister(text) is
 
 -- The registered workers, newest first: state alive (beat within
 -- gone_after), silent (no beat for gone_after: the next claim declares it
--- gone) or gone (declared gone; kept an hour); running = jobs it holds now.
+-- gone) or gone (declared gone; kept an hour); running = jobs it holds now;
+-- types = the job types it registered (null: it did not say).
 create or replace function jq.jq_workers()
 returns table (
     worker     text,
@@ -288,7 +317,8 @@ returns table (
     started_at timestamptz,
     last_seen  timestamptz,
     state      text,
-    running    integer)
+    running    integer,
+    types      text[])
 language sql
 stable
 security definer
@@ -300,13 +330,14 @@ as $$
            case when w.gone_at is not null then 'gone'
                 when w.last_seen < jq._now() - s.worker_gone_after then 'silent'
                 else 'alive' end,
-           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name)
+           (select count(*)::integer from jq.jobs j where j.status = 'processing' and j.locked_by = w.name),
+           w.types
       from jq.workers w
      cross join jq.settings s
      order by w.started_at desc, w.name
 $$;
 comment on function jq.jq_workers() is
-    'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs).';
+    'Registered workers -> (worker, host, pid, queues, version, started_at, last_seen, state alive|silent|gone, running jobs, types it handles or null).';
 
 -- A claim's isolated run: leases to p_worker (which holds nothing) the
 -- oldest due suspect of the queue, alone, as jq_claim returns jobs; none
@@ -326,7 +357,8 @@ returns table (
     created_at      timestamptz,
     locked_until    timestamptz,
     idempotency_key text,
-    last_error      text)
+    last_error      text,
+    metadata        jsonb)
 language plpgsql
 as $$
 begin
@@ -341,6 +373,6 @@ begin
                       limit 1
                         for update skip locked)
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error;
+              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 end
 $$;

@@ -8,7 +8,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ...dead_letters import window_since
 from ..auth import Principal
 from ..db import Database
 from ..models import DeadGroup, DeadGroupList, DeadLetterQuery, RetryDeadRequest, RetryDeadResult
@@ -31,7 +30,7 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck, v
         },
     )
     async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = viewer) -> JSONResponse:
-        since = window_since(query.window) if query.window else query.since
+        since = query.start()
         rows = await db.dead_groups(since=since, type=query.type, error=query.error)
         return json_response(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))
 
@@ -51,11 +50,12 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck, v
         },
     )
     async def dead_retry(body: RetryDeadRequest, principal: Principal = admin) -> JSONResponse:
-        since = window_since(body.window) if body.window else body.since
-        count, closest = await db.retry_dead(
+        since = body.start()
+        count = await db.retry_dead(
             type=body.type, error=body.error, since=since, limit=body.limit, actor=principal.name
         )
         if count:
             return json_response(RetryDeadResult(requeued=count), 202, exclude_none=True)
+        closest = await db.dead_retry_hint(type=body.type, since=since)
         hint = [DeadGroup.model_validate(g, from_attributes=True) for g in closest]
         return json_response(RetryDeadResult(requeued=0, hint=hint), 202)

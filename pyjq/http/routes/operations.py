@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from .. import metrics
 from ..auth import Principal
 from ..db import Database
-from ..models import Health, QueueList, QueueStats, WorkerEntry, WorkerList
+from ..models import Health, QueueList, QueueStats, UnhandledTypeEntry, WorkerEntry, WorkerList
 from .common import TokenCheck, error_responses, json_response
 
 __all__ = ["add_operations_routes", "add_probe_routes"]
@@ -27,12 +27,16 @@ def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck, vi
         summary="Per-queue figures",
         response_model=None,
         responses={
-            200: {"model": QueueList, "description": "One entry per queue with live or dead jobs."},
+            200: {
+                "model": QueueList,
+                "description": "One entry per queue with live or dead jobs, and the job types nobody handles.",
+            },
             **error_responses(),
         },
     )
     async def queues(_: Principal = viewer) -> JSONResponse:
         rows = await db.stats()
+        unhandled = await db.unhandled_types()
         return json_response(
             QueueList(
                 queues=[
@@ -47,7 +51,17 @@ def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck, vi
                         dead=r.dead,
                     )
                     for r in rows
-                ]
+                ],
+                unhandled=[
+                    UnhandledTypeEntry(
+                        queue=u.queue,
+                        type=u.type,
+                        waiting=u.waiting,
+                        oldest_waiting_age_seconds=u.oldest_waiting_age.total_seconds(),
+                        workers=u.workers,
+                    )
+                    for u in unhandled
+                ],
             )
         )
 

@@ -57,7 +57,7 @@ def add_actions(router: APIRouter, console: Console) -> None:
         session, form = await console.acting_session(request)
 
         async def act() -> str:
-            count, _ = await db.retry_dead(
+            count = await db.retry_dead(
                 type=form.get("type"),
                 error=form.get("error"),
                 since=_since(form),

@@ -1,6 +1,6 @@
 -- Who may call which public function. jq_producer: enqueue, status, cancel,
 -- version, limits. jq_worker: claim, complete, fail, heartbeat, release, set_waiting,
--- worker_register, worker_beat, worker_deregister, maintain, stats, status, version, schedules_due, schedules_fire, limits. jq_admin:
+-- worker_register, worker_beat, worker_deregister, maintain, stats, unhandled_types, status, version, schedules_due, schedules_fire, limits. jq_admin:
 -- everything, including managing schedules and the fairness policies (tenant
 -- policies, key limits, fair/plain queues, jq_tenants). A new jq_ function
 -- makes this test fail until its grants are decided here.
@@ -25,6 +25,7 @@ select fn, unnest(roles) from (values
     ('jq_worker_beat',       array['jq_worker', 'jq_admin']),
     ('jq_worker_deregister', array['jq_worker', 'jq_admin']),
     ('jq_workers',           array['jq_admin']),
+    ('jq_unhandled_types',   array['jq_worker', 'jq_admin']),
     ('jq_maintain',     array['jq_worker', 'jq_admin']),
     ('jq_stats',        array['jq_worker', 'jq_admin']),
     ('jq_dead_groups',  array['jq_admin']),

@@ -1,7 +1,7 @@
 -- The named CHECK constraints of jq.jobs exist, and each one stops a direct
 -- insert that breaks it with SQLSTATE 23514 and its own name.
 begin;
-select plan(28);
+select plan(30);
 
 -- A valid row with one column overridden (p_column => p_value, SQL text).
 create function pg_temp.job(p_column text, p_value text) returns text language sql as $$
@@ -12,7 +12,7 @@ create function pg_temp.job(p_column text, p_value text) returns text language s
                            ('status', '''pending'''), ('locked_until', 'null'), ('locked_by', 'null'),
                            ('attempts', '0'), ('max_attempts', '3'), ('idempotency_key', '''k'''),
                            ('tenant', '''acme'''), ('concurrency_key', 'null'),
-                           ('created_at', 'now()'), ('orphaned', '0')) d(c, v)) r
+                           ('created_at', 'now()'), ('orphaned', '0'), ('metadata', 'null')) d(c, v)) r
 $$;
 
 select set_eq(
@@ -20,7 +20,7 @@ select set_eq(
     $$values ('jobs_type_length'), ('jobs_queue_format'), ('jobs_idempotency_key_length'), ('jobs_tenant_length'),
              ('jobs_payload_object'), ('jobs_max_attempts_range'), ('jobs_attempts_range'),
              ('jobs_status_valid'), ('jobs_lease_consistent'), ('jobs_concurrency_key_length'),
-             ('jobs_orphaned_range')$$,
+             ('jobs_orphaned_range'), ('jobs_metadata_object')$$,
     'jq.jobs has exactly these named CHECK constraints');
 
 select lives_ok(pg_temp.job('id', 'gen_random_uuid()'), 'the base row is valid');
@@ -49,6 +49,9 @@ select lives_ok(pg_temp.job('concurrency_key', quote_literal(repeat('c', 255))),
                 'a concurrency key of 255 characters is allowed');
 select is(jq_test.violation(pg_temp.job('payload', '''[1, 2]''')), '23514 jobs_payload_object', 'an array payload');
 select is(jq_test.violation(pg_temp.job('payload', '''"text"''')), '23514 jobs_payload_object', 'a string payload');
+select is(jq_test.violation(pg_temp.job('metadata', '''["traceparent"]''')), '23514 jobs_metadata_object',
+          'an array as metadata');
+select lives_ok(pg_temp.job('metadata', '''{"traceparent": "00-x"}'''), 'an object as metadata');
 select is(jq_test.violation(pg_temp.job('max_attempts', '0')), '23514 jobs_max_attempts_range', 'max_attempts 0');
 select is(jq_test.violation(pg_temp.job('max_attempts', '1001')), '23514 jobs_max_attempts_range', 'max_attempts 1001');
 select is(jq_test.violation(pg_temp.job('attempts', '4')), '23514 jobs_attempts_range', 'attempts above max_attempts');
@@ -62,7 +65,7 @@ select is(jq_test.violation($$insert into jq.jobs (id, type, run_at, status, loc
                                values (gen_random_uuid(), 't', now(), 'pending', 'w1', now(), 3, now())$$),
           '23514 jobs_lease_consistent', 'pending with a lease');
 select is(jq_test.violation(pg_temp.job('payload', 'null')), '23502 ', 'a null payload is refused (not null)');
-select is((select count(*)::int from jq.jobs), 4, 'only the four valid rows went in');
+select is((select count(*)::int from jq.jobs), 5, 'only the five valid rows went in');
 
 select * from finish();
 rollback;

@@ -1,11 +1,11 @@
 -- jq.jobs follows the data model of docs/design.md ("Tables, and why each exists").
 begin;
-select plan(15);
+select plan(17);
 
 select columns_are('jq', 'jobs', array[
     'id', 'queue', 'type', 'payload', 'priority', 'run_at', 'status', 'locked_until', 'locked_by',
     'attempts', 'max_attempts', 'idempotency_key', 'tenant', 'last_error', 'created_at', 'cancel_requested',
-    'concurrency_key', 'deferred', 'orphaned', 'attempt_log'],
+    'concurrency_key', 'deferred', 'orphaned', 'attempt_log', 'metadata'],
     'jq.jobs has exactly the data model''s columns');
 select col_is_pk('jq', 'jobs', 'id', 'id is the primary key');
 select col_type_is('jq', 'jobs', 'id', 'uuid', 'id is a uuid');
@@ -20,12 +20,14 @@ select col_type_is('jq', 'jobs', 'deferred', 'boolean', 'deferred is a boolean')
 select col_default_is('jq', 'jobs', 'deferred', 'false', 'deferred defaults to false');
 select col_type_is('jq', 'jobs', 'orphaned', 'smallint', 'orphaned is a smallint');
 select col_default_is('jq', 'jobs', 'orphaned', '0', 'orphaned defaults to 0');
+select col_type_is('jq', 'jobs', 'metadata', 'jsonb', 'metadata is jsonb');
+select col_hasnt_default('jq', 'jobs', 'metadata', 'metadata has no default: null unless given');
 select is_empty(
     $$select attname from pg_attribute
        where attrelid = 'jq.jobs'::regclass and attnum > 0 and not attisdropped and not attnotnull
          and attname not in ('locked_until', 'locked_by', 'idempotency_key', 'tenant', 'last_error',
-                             'concurrency_key', 'attempt_log')$$,
-    'only the lease, key, tenant, error, concurrency_key and attempt_log columns may be null');
+                             'concurrency_key', 'attempt_log', 'metadata')$$,
+    'only the lease, key, tenant, error, concurrency_key, attempt_log and metadata columns may be null');
 
 select * from finish();
 rollback;
