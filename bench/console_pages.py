@@ -49,6 +49,8 @@ PAGES = {
     "chart_1h": "/ui/chart/1h.svg",
     "chart_24h": "/ui/chart/24h.svg",
     "jobs": "/ui/jobs",
+    "jobs_dead": "/ui/jobs?status=dead",
+    "jobs_oldest_first": "/ui/jobs?order=oldest",
     "dead_1h": "/ui/dead?window=1h",
     "dead_24h": "/ui/dead?window=24h",
     "dead_7d": "/ui/dead?window=7d",
@@ -182,6 +184,9 @@ def _free_port() -> int:
 
 
 def measure(dsn: str, rounds: int) -> dict[str, Any]:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        some_job = conn.execute("select id from jq.jobs where attempts > 0 limit 1").fetchone()[0]
+    pages = {**PAGES, "job_detail": f"/ui/jobs/{some_job}"}
     port = _free_port()
     env = {**os.environ, "JQ_API_TOKENS": f"{TOKEN}:admin", "DATABASE_URL": dsn}
     pyjq_bin = Path(sys.executable).with_name("pyjq")
@@ -202,9 +207,9 @@ def measure(dsn: str, rounds: int) -> dict[str, Any]:
                     raise SystemExit("bench: pyjq serve did not come up")
                 time.sleep(0.2)
             assert client.post("/ui/login", data={"token": TOKEN}).status_code == 303
-            timings: dict[str, list[float]] = {name: [] for name in PAGES}
+            timings: dict[str, list[float]] = {name: [] for name in pages}
             for _ in range(rounds):
-                for name, path in PAGES.items():
+                for name, path in pages.items():
                     t = time.perf_counter()
                     answer = client.get(path)
                     answer.read()

@@ -5,7 +5,7 @@ table on stdout.
     python bench/run.py            # default sizes, about 6-8 minutes on 2 cores
     python bench/run.py --quick    # small sizes, about 2 minutes: a smoke test, not figures
     python bench/run.py --full     # the issue's full sizes (bloat: 2,000,000 jobs)
-    python bench/run.py --only a,b # some figures only (a b c d e f g h i)
+    python bench/run.py --only a,b # some figures only (a b c d e f g h i j)
 
 The server runs with PostgreSQL's default settings -- fsync, synchronous_commit
 and full_page_writes on -- except where it listens and the log line prefix
@@ -36,6 +36,7 @@ import psycopg
 import baselines as base
 import explain_claim
 import fairness
+import held_snapshot
 import jq_figures as jqf
 from common import BENCH, REPO, rnd
 from server import BenchServer
@@ -60,6 +61,8 @@ SIZES: dict[str, dict[str, Any]] = {
         fair_tenant_jobs=5_000,
         explain_sizes=[1_000, 10_000, 100_000],
         explain_many_jobs=100_000,
+        held_seconds=20,
+        held_recovery_s=10,
     ),
     "default": dict(
         enqueue_seconds=10,
@@ -80,6 +83,8 @@ SIZES: dict[str, dict[str, Any]] = {
         fair_tenant_jobs=20_000,
         explain_sizes=[1_000, 100_000, 1_000_000],
         explain_many_jobs=1_000_000,
+        held_seconds=120,
+        held_recovery_s=60,
     ),
     "full": dict(
         enqueue_seconds=10,
@@ -100,6 +105,8 @@ SIZES: dict[str, dict[str, Any]] = {
         fair_tenant_jobs=20_000,
         explain_sizes=[1_000, 100_000, 1_000_000],
         explain_many_jobs=1_000_000,
+        held_seconds=600,
+        held_recovery_s=60,
     ),
 }
 ISSUE_SIZES = {
@@ -111,6 +118,8 @@ ISSUE_SIZES = {
     # issue #8: A's backlog of 1,000,000 (fairness, explain); 1,000,000 jobs over 1,000 tenants
     "fair_backlog": 1_000_000,
     "explain_many_jobs": 1_000_000,
+    # issue #16: 1,000 jobs/s for 10 minutes under a held snapshot
+    "held_seconds": 600,
 }
 
 # Worker configuration used by the figures (recorded in the results).
@@ -314,6 +323,16 @@ class Suite:
                     dsn, s["explain_sizes"], samples=EXPLAIN_SAMPLES, many=(1_000, s["explain_many_jobs"]), log=_log
                 ),
             )
+        if self.want("j"):
+            dsn = self.fresh_db("bench_held_jq")
+            self.fresh_db("bench_held_pgqueuer", jq=False)
+            url = self.server.url("bench_held_pgqueuer")
+            F["j_held_snapshot"] = self.step(
+                f"j: {s['steady_rate']} jobs/s for {s['held_seconds']} s under a held snapshot (jq, PgQueuer)",
+                lambda: held_snapshot.run(
+                    dsn, url, s["held_seconds"], s["steady_rate"], s["held_recovery_s"], STEADY_SLOTS, log=_log
+                ),
+            )
 
     _raw_db: str | None = None
 
@@ -456,6 +475,8 @@ def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
         None if r is None else r <= 1.5,
         f"backlogs {sizes[0]:,} and {sizes[-1]:,}" if sizes else "",
     )
+    if F.get("j_held_snapshot"):
+        t += held_snapshot.targets(F["j_held_snapshot"])
     return t
 
 
@@ -664,6 +685,8 @@ def table(results: dict[str, Any]) -> str:
                 _fmt(_ratio(_get(many, "fair", "claim_ms", "p50_ms"), _get(many, "plain", "claim_ms", "p50_ms")), "×"),
             )
         )
+    if F.get("j_held_snapshot"):
+        rows.append(held_snapshot.table_row(F["j_held_snapshot"]))
     rows = [r for r in rows if "—" not in (r[2], r[2][:5]) and "p50 —" not in r[2]]
     out = ["| figure | counts | jq | same-run baseline | jq / baseline |", "|---|---|---|---|---|"]
     out += [f"| {' | '.join(r)} |" for r in rows]
@@ -787,7 +810,7 @@ def main() -> None:
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
     g.add_argument("--full", action="store_true", help="the issue's full sizes")
-    ap.add_argument("--only", default="", help="comma-separated figures: a,b,c,d,e,f,g,h,i")
+    ap.add_argument("--only", default="", help="comma-separated figures: a,b,c,d,e,f,g,h,i,j")
     ap.add_argument("--out", default=str(BENCH / "results" / "latest.json"))
     args = ap.parse_args()
     profile = "quick" if args.quick else "full" if args.full else "default"

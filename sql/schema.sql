@@ -4780,6 +4780,18 @@ CREATE INDEX dead_jobs_failed_at_idx ON jq.dead_jobs USING btree (failed_at);
 CREATE INDEX dead_jobs_group_idx ON jq.dead_jobs USING btree (type, error_fingerprint, failed_at);
 
 --
+-- Name: dead_jobs_payload_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX dead_jobs_payload_idx ON jq.dead_jobs USING gin (payload jsonb_path_ops);
+
+--
+-- Name: dead_jobs_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX dead_jobs_tenant_created_idx ON jq.dead_jobs USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
 -- Name: idempotency_keys_expires_idx; Type: INDEX; Schema: jq
 --
 
@@ -4808,6 +4820,18 @@ CREATE INDEX job_history_id_idx ON ONLY jq.job_history USING btree (id);
 --
 
 CREATE INDEX job_history_default_id_idx ON jq.job_history_default USING btree (id);
+
+--
+-- Name: job_history_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX job_history_tenant_created_idx ON ONLY jq.job_history USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
+-- Name: job_history_default_tenant_created_at_id_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX job_history_default_tenant_created_at_id_idx ON jq.job_history_default USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
 
 --
 -- Name: jobs_claim_idx; Type: INDEX; Schema: jq
@@ -4858,6 +4882,12 @@ CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHER
 CREATE INDEX jobs_suspect_idx ON jq.jobs USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
 
 --
+-- Name: jobs_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_tenant_created_idx ON jq.jobs USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
 -- Name: queue_pauses_key_idx; Type: INDEX; Schema: jq
 --
 
@@ -4886,6 +4916,12 @@ ALTER INDEX jq.job_history_created_idx ATTACH PARTITION jq.job_history_default_c
 --
 
 ALTER INDEX jq.job_history_id_idx ATTACH PARTITION jq.job_history_default_id_idx;
+
+--
+-- Name: job_history_default_tenant_created_at_id_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.job_history_tenant_created_idx ATTACH PARTITION jq.job_history_default_tenant_created_at_id_idx;
 
 --
 -- Name: jobs jobs_notify_ready; Type: TRIGGER; Schema: jq

@@ -838,6 +838,11 @@ WILD_TIMESTAMP_ARRAY = [
 ]
 WILD_BOOL = [_raw(s) for s in ["t", "f", "yes", "0", "maybe", ""]]
 
+# jq_complete's results: arrays of JSON texts, some not JSON, some null.
+WILD_JSONB_ARRAY = [
+    _raw(s) for s in ["{}", "{NULL}", '{"{}"}', '{"[1]"}', '{"not json"}', "garbage", '{"{\\"a\\": 1}","{}"}']
+]
+
 WILD = {
     "text": WILD_TEXT,
     "jsonb": WILD_JSON,
@@ -849,6 +854,7 @@ WILD = {
     "uuid": WILD_UUID,
     "uuid[]": WILD_UUID_ARRAY,
     "text[]": WILD_TEXT_ARRAY,
+    "jsonb[]": WILD_JSONB_ARRAY,
     "timestamp with time zone[]": WILD_TIMESTAMP_ARRAY,
     "boolean": WILD_BOOL,
 }
@@ -897,6 +903,7 @@ VALID_BY_TYPE = {
     "uuid": ["@running"],
     "uuid[]": ["{@running}"],
     "text[]": ["{t}"],
+    "jsonb[]": ['{"{\\"pdf\\": \\"s3://i/1.pdf\\"}"}', "{NULL}"],
     "timestamp with time zone[]": ['{"2030-01-01T00:00:00Z"}'],
     "boolean": ["true"],
 }

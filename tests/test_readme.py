@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import runpy
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -22,6 +23,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
+import test_django
+from psycopg.conninfo import conninfo_to_dict
 
 import pyjq
 
@@ -45,6 +48,8 @@ PYTHON_EXAMPLES = {
     "enqueue": lambda block: "pyjq.enqueue(" in block and "conn.transaction()" in block,
     "worker": lambda block: block.startswith("# jobs.py"),
     "tasks": lambda block: block.startswith("# tasks.py"),
+    "django": lambda block: block.startswith("# settings.py"),
+    "sqlalchemy": lambda block: "pyjq.enqueue(session" in block,
 }
 
 
@@ -122,6 +127,80 @@ def test_readme_tasks_example_enqueues_checks_and_runs(db, dsn, tmp_path, monkey
         ("send_welcome_email", "urgent", "succeeded", 8, "welcome:42"),
     ]
     assert db.execute("select count(*) from jq.jobs").fetchone() == (0,)  # the refused payload wrote nothing
+
+
+def test_readme_sqlalchemy_example(db, dsn, monkeypatch):
+    from sqlalchemy.engine import URL
+
+    params = conninfo_to_dict(dsn)
+    url = URL.create(
+        "postgresql",
+        username=params.get("user"),
+        password=params.get("password"),
+        host=params.get("host"),
+        port=int(params["port"]) if params.get("port") else None,
+        database=params["dbname"],
+    )
+    monkeypatch.setenv("DATABASE_URL", url.render_as_string(hide_password=False))
+    # dont_inherit: not this file's `from __future__ import annotations`, which SQLAlchemy could not resolve here
+    code = compile(_python_example("sqlalchemy"), "README.md:sqlalchemy", "exec", dont_inherit=True)
+    exec(code, {"__name__": "readme_sqlalchemy"})
+    assert [r[0] for r in db.execute("select email from orders")] == ["ada@example.com"]
+    jobs = db.execute("select payload from jq.jobs where type = 'send_receipt'").fetchall()
+    assert jobs == [({"order_id": 1},)], "the committed order's job, and not the rolled-back one's"
+
+
+def _readme_django_project(tmp_path: Path, version: str) -> Path:
+    """The README's Django files (one block, a '# path.py' line before each) as a project on the test one."""
+    files: dict[str, list[str]] = {}
+    for line in _python_example("django").splitlines():
+        header = re.match(r"^# (\S+\.py)\b", line)
+        if header:
+            current = files.setdefault(header.group(1), [])
+        current.append(line)
+    assert sorted(files) == ["settings.py", "shop/checkout.py", "shop/tasks.py"], sorted(files)
+    tasks = "\n".join(files["shop/tasks.py"])
+    if version == "django-5.2":  # the one change the README's comment names
+        tasks = tasks.replace("from django.tasks import task", "from django_tasks import task", 1)
+    shop = tmp_path / "shop"
+    shop.mkdir()
+    (shop / "__init__.py").write_text("")
+    shutil.copy(test_django.PROJECT / "shop" / "models.py", shop / "models.py")
+    (shop / "tasks.py").write_text(tasks + "\n")
+    (shop / "checkout.py").write_text("\n".join(files["shop/checkout.py"]) + "\n")
+    shutil.copy(test_django.PROJECT / "manage.py", tmp_path / "manage.py")  # so that its shop is this one
+    settings = "from jqsite.settings import *  # DATABASES of the test project\n\n"
+    (tmp_path / "readme_settings.py").write_text(settings + "\n".join(files["settings.py"]) + "\n")
+    return tmp_path
+
+
+@pytest.mark.processes
+@pytest.mark.parametrize("version", test_django.DJANGO_VERSIONS)
+def test_readme_django_example(db, dsn, tmp_path, version):
+    python = test_django.django_python_for(version)
+    project = _readme_django_project(tmp_path, version)
+    env = {**test_django.django_env(dsn, project), "DJANGO_SETTINGS_MODULE": "readme_settings"}
+
+    def run(*args: str) -> str:
+        proc = subprocess.run([python, *args], cwd=project, env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, f"{args} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+        return proc.stdout
+
+    checkout = (
+        "import django; django.setup(); from django.core.management import call_command; "
+        "call_command('migrate', run_syncdb=True, verbosity=0); "
+        "from shop.checkout import checkout; print(checkout('ada@example.com'))"
+    )
+    job_id = run("-c", checkout).split()[-1]
+    shown = _status(db, job_id)
+    assert (shown.type, shown.queue, shown.priority) == ("shop.tasks.send_receipt", "emails", 10)
+    assert shown.max_attempts == 10
+    assert "1 succeeded" in run("manage.py", "jq_worker", "--drain")
+    result = (
+        "import django; django.setup(); from shop.tasks import send_receipt; "
+        f"r = send_receipt.get_result('{job_id}'); print(r.status, r.attempts, r.return_value)"
+    )
+    assert run("-c", result).strip() == "SUCCESSFUL 1 receipt for order 1 sent"
 
 
 def test_readme_cli_enqueue_and_status(db, dsn):

@@ -135,6 +135,12 @@ def test_an_oversized_result_fails_the_attempt_and_the_job_retries(db, dsn):
     assert (found.status, found.attempts, found.result) == ("succeeded", 2, {"stored_at": "s3://reports/1"})
 
 
+def _circular() -> list[Any]:
+    loop: list[Any] = []
+    loop.append(loop)
+    return loop
+
+
 @pytest.mark.parametrize(
     "value, error",
     [
@@ -143,8 +149,10 @@ def test_an_oversized_result_fails_the_attempt_and_the_job_retries(db, dsn):
         (Decimal("1.5"), "result is not JSON-serialisable: TypeError: Object of type Decimal"),
         (float("nan"), "result is not JSON-serialisable: ValueError: Out of range float values"),
         ({"text": "a\x00b"}, "result is not storable: its text holds U+0000 (NUL)"),
+        ({"text": "\ud800"}, "result is not JSON-serialisable: UnicodeEncodeError"),
+        (_circular(), "result is not JSON-serialisable: ValueError: Circular reference detected"),
     ],
-    ids=["object", "datetime", "decimal", "nan", "nul"],
+    ids=["object", "datetime", "decimal", "nan", "nul", "lone-surrogate", "circular"],
 )
 def test_a_result_that_is_not_json_fails_the_attempt(db, dsn, value, error):
     job_id = pyjq.enqueue(db, "odd", {}, max_attempts=2).job_id

@@ -21,7 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from .. import __version__
-from . import attempts, audit, dead, dev, fairness, install, jobs, maintain, schedules, serve, worker, workers
+from . import attempts, audit, dead, dev, fairness, install, jobs, maintain, operator, schedules, serve, worker, workers
 from .common import CONTEXT_SETTINGS, CLIError, describe, dsn_option
 
 __all__ = ["cli", "main"]
@@ -125,8 +125,12 @@ for _command in (
     dev.dev,
     audit.audit,
     attempts.attempts,
+    operator.jobs,
+    operator.queues,
 ):
     cli.add_command(_command)
+dead.dead.add_command(operator.dead_requeue)
+dead.dead.add_command(operator.dead_delete)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

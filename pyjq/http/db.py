@@ -27,7 +27,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from .._calls import admin, audit, console, expect_row, jobs, policies, registry
+from .._calls import admin, audit, console, expect_row, jobs, operator, policies, registry
 from .._calls import schedules as schedule_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 from ..dead_letters import closest_groups
@@ -268,6 +268,36 @@ class Database:
     async def unhandled_types(self) -> list[registry.UnhandledType]:
         async with self._connection() as conn:
             return await registry.UNHANDLED_TYPES.run_async(conn)
+
+    # -- operator: listing, pauses, bulk actions (pyjq.http.routes.operator_jobs) -------
+
+    async def operator_jobs(
+        self, *, filter: dict[str, Any], limit: int, cursor: str | None, oldest_first: bool
+    ) -> list[operator.JobRow]:
+        async with self._connection() as conn:
+            return await operator.JOBS.run_async(
+                conn, filter=Jsonb(filter), limit=limit, cursor=cursor, oldest_first=oldest_first
+            )
+
+    async def operator_bulk(
+        self, function: str, *, filter: dict[str, Any] | None, ids: list[str] | None, limit: int, actor: str
+    ) -> int:
+        async with self._connection(actor=actor) as conn:
+            return await operator.BULK_ACTIONS[function].run_async(
+                conn, filter=None if filter is None else Jsonb(filter), ids=ids, limit=limit
+            )
+
+    async def queue_pause(self, queue: str, type: str | None, *, actor: str) -> bool:
+        async with self._connection(actor=actor) as conn:
+            return bool(await operator.QUEUE_PAUSE.run_async(conn, queue=queue, type=type))
+
+    async def queue_resume(self, queue: str, type: str | None, *, actor: str) -> bool:
+        async with self._connection(actor=actor) as conn:
+            return bool(await operator.QUEUE_RESUME.run_async(conn, queue=queue, type=type))
+
+    async def queue_pauses(self) -> list[operator.QueuePause]:
+        async with self._connection() as conn:
+            return await operator.QUEUE_PAUSES.run_async(conn)
 
     # -- the operator console (pyjq.http.ui) ------------------------------------------------
 

@@ -132,7 +132,7 @@ class Completer:
 
     async def _write_once(self, batch: list[Result]) -> list[tuple[Result, str, datetime | None]]:
         """One statement: jq_complete for the successes, jq_fail for each failure
-        (and, once, jq_limits before the first batch holding a value)."""
+        (and jq_limits first when a value is to be checked against a bound not read yet)."""
         stats = self._state.stats
         rows: list[Finished]
         async with self._connections.connection() as conn:

@@ -177,6 +177,8 @@ def _succeeded(run: Run, duration_ms: float) -> Result:
         value, size = returned.encode(run.returned)
     except returned.UnstorableResult as exc:
         return Result(run, duration_ms, ok=False, error=clean(str(exc)))
+    finally:
+        run.returned = None  # the JSON text is what waits for the completer
     return Result(run, duration_ms, ok=True, value=value, value_bytes=size)
 
 

@@ -7,7 +7,8 @@
 --                        partition of jq.job_history: jq_jobs pages newest or
 --                        oldest first by keyset, one index walk per source
 --                        (history: one per day partition, merged), never a
---                        sort of the whole table nor a sequential scan
+--                        sort of the whole table nor a sequential scan; the
+--                        same per tenant, and dead payloads by GIN
 --   jq_stats             gains paused (the whole queue is paused): dropped
 --                        here, recreated by functions/lookup.sql
 --   claim steps          _claim_quotas, _claim_quotas_plain and _claim_take
@@ -38,6 +39,15 @@ create unique index queue_pauses_key_idx on jq.queue_pauses (queue, (coalesce(ty
 create index jobs_created_idx on jq.jobs (created_at, id);
 create index dead_jobs_created_idx on jq.dead_jobs (created_at, id);
 create index job_history_created_idx on jq.job_history (created_at, id);
+-- A tenant is one of thousands: walking the time order for its rows would
+-- read most of a table, so its pages have an index of their own (jobs
+-- without a tenant stay out, as in the claim's running-tenant index).
+create index jobs_tenant_created_idx on jq.jobs (tenant, created_at, id) where tenant is not null;
+create index dead_jobs_tenant_created_idx on jq.dead_jobs (tenant, created_at, id) where tenant is not null;
+create index job_history_tenant_created_idx on jq.job_history (tenant, created_at, id) where tenant is not null;
+-- Payload containment (@>) on dead jobs; written only when a job dies. Live
+-- jobs get none: a GIN entry per key on every enqueue is not worth it.
+create index dead_jobs_payload_idx on jq.dead_jobs using gin (payload jsonb_path_ops);
 
 drop function if exists jq.jq_stats();
 drop function if exists jq._claim_quotas(text, text[], timestamptz, boolean, integer, jq.claim_group[], jq.claim_job[]);

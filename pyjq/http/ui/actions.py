@@ -1,5 +1,5 @@
-"""The console's actions (POST, admin only, CSRF-checked): dead-letter groups, schedules,
-tenant policies. Each calls the Database method the JSON API calls, naming the session's principal as the
+"""The console's actions (POST, admin only, CSRF-checked): dead-letter groups, queue pauses,
+schedules, tenant policies. Each calls the Database method the JSON API calls, naming the session's principal as the
 actor (jq.audit_log), and redirects back with a notice. A job's actions are in jobs.py."""
 
 from __future__ import annotations
@@ -87,6 +87,21 @@ def add_actions(router: APIRouter, console: Console) -> None:
             return f"Deleted {count} dead {form.get('type')} jobs ({form.get('error')})."
 
         return await attempt(console, request, session, f"{PREFIX}/dead", act)
+
+    @router.post("/queues/{queue}/{action}")
+    async def queue_action(request: Request, queue: str, action: str) -> Response:
+        session, _ = await console.acting_session(request)
+
+        async def act() -> str:
+            if action == "pause":
+                changed = await db.queue_pause(queue, None, actor=session.principal.name)
+                return f"Queue {queue} paused: claims skip it from now on." if changed else f"{queue} was paused."
+            if action == "resume":
+                changed = await db.queue_resume(queue, None, actor=session.principal.name)
+                return f"Queue {queue} resumed." if changed else f"{queue} was not paused."
+            raise ApiError(404, "NOT_FOUND", f"No queue action {action[:32]!r}.")
+
+        return await attempt(console, request, session, f"{PREFIX}/queues", act)
 
     @router.post("/schedules/{name}/{action}")
     async def schedule_action(request: Request, name: str, action: str) -> Response:
