@@ -88,8 +88,7 @@ _TYPES = "array[" + ", ".join(f"'{t}'" for t in QUEUES_OF_TYPES) + "]"
 _QUEUE_OF = "case t " + " ".join(f"when '{t}' then '{q}'" for t, q in QUEUES_OF_TYPES.items()) + " end"
 # t0001..t1000 on four jobs in five, no tenant on the fifth.
 _TENANT = (
-    "case when i %% 5 = 0 then null"
-    " else 't' || lpad((1 + (hashint4(i * 13) & 2147483647) %% 1000)::text, 4, '0') end"
+    "case when i %% 5 = 0 then null else 't' || lpad((1 + (hashint4(i * 13) & 2147483647) %% 1000)::text, 4, '0') end"
 )
 _ERRORS = "array[" + ", ".join("'" + e.replace("'", "''") + "'" for e in ERRORS) + "]"
 

@@ -175,7 +175,9 @@ def _claim_files_before_pause_check() -> tuple[str, str, str]:
     """claim.sql and claim_steps.sql as they were in the commit before the pause check came in."""
     added = subprocess.run(
         ["git", "-C", str(REPO), "log", "--format=%H", "-S", "jq.queue_pauses", "--", "sql/functions/claim.sql"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     if not added:
         raise SystemExit("jobs_listing: no commit adds the pause check to sql/functions/claim.sql")

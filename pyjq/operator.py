@@ -77,9 +77,7 @@ def _list_params(
     return {"filter": _filter_json(filter or {}), "limit": limit, "cursor": cursor, "oldest_first": oldest_first}
 
 
-def _bulk_params(
-    filter: Mapping[str, Any] | None, ids: Iterable[UUID | str] | None, limit: int
-) -> dict[str, Any]:
+def _bulk_params(filter: Mapping[str, Any] | None, ids: Iterable[UUID | str] | None, limit: int) -> dict[str, Any]:
     return {"filter": _filter_json(filter), "ids": _ids(ids), "limit": limit}
 
 
@@ -183,9 +181,7 @@ def _bulk(function: str, summary: str) -> tuple[Callable[..., int], Callable[...
 
 
 jobs_retry, jobs_retry_async = _bulk("jq_jobs_retry", "Make scheduled and failed_retrying jobs ready now")
-jobs_cancel, jobs_cancel_async = _bulk(
-    "jq_jobs_cancel", "Cancel pending jobs and ask running ones to cancel"
-)
+jobs_cancel, jobs_cancel_async = _bulk("jq_jobs_cancel", "Cancel pending jobs and ask running ones to cancel")
 jobs_discard, jobs_discard_async = _bulk("jq_jobs_discard", "Move pending jobs to the dead letters")
 dead_delete, dead_delete_async = _bulk("jq_dead_delete", "Delete dead jobs")
 dead_requeue, dead_requeue_async = _bulk("jq_dead_requeue", "Requeue dead jobs with fresh attempts")

@@ -49,11 +49,15 @@ SCENARIOS = [
 
 
 def _python312() -> str | None:
-    found = shutil.which("python3.12")
-    if found:
-        return found
-    candidates = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")))
-    return candidates[-1] if candidates else None
+    """A python3.12 that runs: on PATH, else pyenv's (a pyenv shim on PATH may refuse when 3.12 is not selected)."""
+    candidates = [
+        shutil.which("python3.12"),
+        *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")), reverse=True),
+    ]
+    for candidate in filter(None, candidates):
+        if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
+            return candidate
+    return None
 
 
 def _build_django6_venv(python: str) -> None:

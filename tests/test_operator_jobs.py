@@ -218,8 +218,9 @@ def test_http_lists_jobs_by_pages_and_filters(db, client):
     rest = client.get("/jobs", params={"type": "web", "limit": 4, "cursor": body["nextCursor"]}, headers=ADMIN).json()
     assert len(rest["jobs"]) == 3 and rest["nextCursor"] is None
     assert {j["jobId"] for j in body["jobs"] + rest["jobs"]} == {str(r.job_id) for r in pyjq.jobs(db, {"type": "web"})}
-    tenants = client.get("/jobs", params={"tenant": "acme", "status": ["queued", "dead"], "order": "oldest"},
-                         headers=ADMIN).json()
+    tenants = client.get(
+        "/jobs", params={"tenant": "acme", "status": ["queued", "dead"], "order": "oldest"}, headers=ADMIN
+    ).json()
     assert len(tenants["jobs"]) == 7
     contains = client.get("/jobs", params={"payload": json.dumps({"i": 3})}, headers=ADMIN).json()
     assert len(contains["jobs"]) == 1
@@ -235,8 +236,9 @@ def test_http_bulk_actions_are_audited_with_the_token(db, client):
     ids = enqueue_n(db, 3, type="web")
     answer = client.post("/jobs/discard", json={"ids": [str(i) for i in ids[:2]]}, headers=ADMIN)
     assert answer.status_code == 200 and answer.json() == {"changed": 2}
-    answer = client.post("/dead-letter/jobs/requeue", json={"filter": {"error": "discarded"}, "limit": 1},
-                         headers=ADMIN)
+    answer = client.post(
+        "/dead-letter/jobs/requeue", json={"filter": {"error": "discarded"}, "limit": 1}, headers=ADMIN
+    )
     assert answer.json() == {"changed": 1}
     assert client.post("/dead-letter/jobs/delete", json={"filter": {}}, headers=ADMIN).json() == {"changed": 1}
     # Left: the job never discarded and the one requeued.
@@ -290,4 +292,3 @@ def test_cli_jobs_list_retry_all_pages_and_queues(db, dsn):
     assert "resumed: queue default" in invoke_cli("queues", "resume", "default", "--dsn", dsn).output
     bad = invoke_cli("jobs", "list", "--id-prefix", "xyz", "--dsn", dsn)
     assert bad.exit_code == 1 and "id_prefix" in bad.output
-

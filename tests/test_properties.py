@@ -837,11 +837,21 @@ WILD_TIMESTAMP_ARRAY = [
     ]
 ]
 WILD_BOOL = [_raw(s) for s in ["t", "f", "yes", "0", "maybe", ""]]
-
-# jq_complete's results: arrays of JSON texts, some not JSON, some null.
-WILD_JSONB_ARRAY = [
-    _raw(s) for s in ["{}", "{NULL}", '{"{}"}', '{"[1]"}', '{"not json"}', "garbage", '{"{\\"a\\": 1}","{}"}']
+# jq_complete's p_results (job results, #18 point 5).
+WILD_JSON_ARRAY = [
+    _raw(s)
+    for s in [
+        "{}",
+        "{NULL}",
+        "{NULL,NULL,NULL}",
+        '{"{\\"a\\": 1}"}',
+        '{"\\"' + "x" * 70000 + '\\""}',
+        '{"{\\"a\\":}"}',
+        "not an array",
+        "",
+    ]
 ]
+
 
 WILD = {
     "text": WILD_TEXT,
@@ -854,9 +864,9 @@ WILD = {
     "uuid": WILD_UUID,
     "uuid[]": WILD_UUID_ARRAY,
     "text[]": WILD_TEXT_ARRAY,
-    "jsonb[]": WILD_JSONB_ARRAY,
     "timestamp with time zone[]": WILD_TIMESTAMP_ARRAY,
     "boolean": WILD_BOOL,
+    "jsonb[]": WILD_JSON_ARRAY,
 }
 
 # Valid values by argument name (else by type): the seeded state makes most calls succeed.
@@ -903,9 +913,9 @@ VALID_BY_TYPE = {
     "uuid": ["@running"],
     "uuid[]": ["{@running}"],
     "text[]": ["{t}"],
-    "jsonb[]": ['{"{\\"pdf\\": \\"s3://i/1.pdf\\"}"}', "{NULL}"],
     "timestamp with time zone[]": ['{"2030-01-01T00:00:00Z"}'],
     "boolean": ["true"],
+    "jsonb[]": ["{NULL}", '{"{\\"rows\\": 1}"}'],
 }
 
 

@@ -103,7 +103,12 @@ def jobs() -> None:
 @json_option
 @click.pass_context
 def jobs_list(
-    ctx: click.Context, oldest_first: bool, limit: int, cursor: str | None, dsn: str | None, as_json: bool,
+    ctx: click.Context,
+    oldest_first: bool,
+    limit: int,
+    cursor: str | None,
+    dsn: str | None,
+    as_json: bool,
     **params: Any,
 ) -> None:
     """One page of jobs matching the filter, newest created first."""
@@ -119,8 +124,16 @@ def jobs_list(
     table(
         ["ID", "STATUS", "TYPE", "QUEUE", "TENANT", "CREATED", "ATTEMPTS", "LAST ERROR"],
         [
-            [str(r.job_id), r.status, r.type, r.queue, fmt(r.tenant), fmt(r.created_at),
-             f"{r.attempts}/{r.max_attempts}", _first_line(r.last_error)]
+            [
+                str(r.job_id),
+                r.status,
+                r.type,
+                r.queue,
+                fmt(r.tenant),
+                fmt(r.created_at),
+                f"{r.attempts}/{r.max_attempts}",
+                _first_line(r.last_error),
+            ]
             for r in rows
         ],
     )
@@ -148,8 +161,14 @@ def bulk_command(group: click.Group, name: str, action: Callable[..., int], help
     @json_option
     @click.pass_context
     def command(
-        ctx: click.Context, ids: tuple[UUID, ...], every: bool, limit: int, all_pages: bool, dsn: str | None,
-        as_json: bool, **params: Any,
+        ctx: click.Context,
+        ids: tuple[UUID, ...],
+        every: bool,
+        limit: int,
+        all_pages: bool,
+        dsn: str | None,
+        as_json: bool,
+        **params: Any,
     ) -> None:
         flt = _filter(params)
         if ids and (flt or every):
@@ -166,7 +185,6 @@ def bulk_command(group: click.Group, name: str, action: Callable[..., int], help
             echo_json({"changed": total})
         else:
             click.echo(f"{name}: {total} job{'' if total == 1 else 's'}")
-
 
 
 bulk_command(jobs, "retry", ops.jobs_retry, "Make scheduled and retrying jobs ready now.", dead=False)
@@ -238,4 +256,3 @@ def queue_pauses(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
         click.echo("nothing is paused")
         return
     table(["QUEUE", "TYPE", "PAUSED AT", "BY"], [[r.queue, fmt(r.type), fmt(r.paused_at), r.paused_by] for r in rows])
-

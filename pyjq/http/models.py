@@ -188,6 +188,7 @@ class Job(_Response):
                 "lastError": "Timeout calling pdf-renderer after 30s",
                 "createdAt": "2026-10-20T09:12:44Z",
                 "finishedAt": None,
+                "result": None,
             }
         }
     )
@@ -202,6 +203,11 @@ class Job(_Response):
     last_error: str | None
     created_at: datetime
     finished_at: datetime | None
+    result: Any = Field(
+        default=None,
+        description="What the handler returned (any JSON value) once the job succeeded; null before, "
+        "for other outcomes, or when it returned nothing. Kept as long as the job's history record.",
+    )
 
 
 class CancelledJob(_Response):

@@ -34,7 +34,14 @@ __all__ = ["add_operator_job_routes"]
 QueueParam = Annotated[QueueName, Path(description="Queue name.")]
 
 _FILTER_KEYS = (
-    "queue", "type", "status", "tenant", "created_after", "created_before", "finished_after", "finished_before",
+    "queue",
+    "type",
+    "status",
+    "tenant",
+    "created_after",
+    "created_before",
+    "finished_after",
+    "finished_before",
     "id_prefix",
 )
 # Route path -> the bulk SQL function it calls.
@@ -83,8 +90,9 @@ def add_operator_job_routes(router: APIRouter, db: Database, admin: TokenCheck) 
     def add_bulk(path: str, function: str, summary: str) -> None:
         async def bulk(body: BulkRequest, principal: Principal = admin) -> JSONResponse:
             ids = None if body.ids is None else [str(i) for i in body.ids]
-            changed = await db.operator_bulk(function, filter=body.filter, ids=ids, limit=body.limit,
-                                             actor=principal.name)
+            changed = await db.operator_bulk(
+                function, filter=body.filter, ids=ids, limit=body.limit, actor=principal.name
+            )
             return json_response(BulkResult(changed=changed))
 
         router.add_api_route(
@@ -142,4 +150,3 @@ def add_operator_job_routes(router: APIRouter, db: Database, admin: TokenCheck) 
         type_ = body.type if body else None
         changed = await db.queue_resume(queue, type_, actor=principal.name)
         return json_response(PauseResult(queue=queue, type=type_, changed=changed))
-
