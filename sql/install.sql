@@ -52,6 +52,8 @@ begin;
 \ir functions/schedules.sql
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql
+\ir functions/throughput.sql
+\ir functions/console.sql
 \ir roles.sql
 \ir record_release.sql
 commit;

@@ -2387,6 +2387,47 @@ $$;
 COMMENT ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) IS 'Delete dead jobs (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
 
 --
+-- Name: jq_dead_discard_group(text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_dead_discard_group(p_type text, p_error text, p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_limit integer DEFAULT 1000) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_count integer;
+begin
+    perform jq._check_not_null(p_type, 'p_type');
+    perform jq._check_not_null(p_error, 'p_error');
+    if p_limit is null or p_limit not between 1 and 10000 then
+        perform jq._raise_bad_argument(
+            format('p_limit must be between 1 and 10000, got %s', coalesce(p_limit::text, 'null')), '22023');
+    end if;
+    with picked as (
+        select d.id from jq.dead_jobs d
+         where d.type = p_type and d.error_fingerprint = p_error
+           and (p_since is null or d.failed_at >= p_since)
+         order by d.failed_at
+         limit p_limit
+           for update skip locked
+    )
+    delete from jq.dead_jobs d using picked where d.id = picked.id;
+    get diagnostics v_count = row_count;
+    perform jq._audit('dead_discard_group',
+                      jsonb_build_object('type', p_type, 'error', p_error, 'since', p_since, 'limit', p_limit),
+                      v_count);
+    return v_count;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_dead_discard_group(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_dead_discard_group(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) IS 'Delete one dead-letter group (type, error fingerprint exactly as jq_dead_groups shows it) failed since p_since, at most p_limit (1..10000) per call, oldest first -> how many; repeat until 0. Audited as dead_discard_group.';
+
+--
 -- Name: jq_dead_groups(timestamp with time zone, text, text); Type: FUNCTION; Schema: jq
 --
 
@@ -2716,6 +2757,32 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept; a job from before 0.5.0 shows its last_error as its last attempt.';
+
+--
+-- Name: jq_job_detail(uuid); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_job_detail(p_job_id uuid) RETURNS TABLE(job_id uuid, location text, payload jsonb, idempotency_key text, concurrency_key text, lease_holder text, lease_until timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+    select j.id, 'live', j.payload, j.idempotency_key, j.concurrency_key, j.locked_by, j.locked_until
+      from jq.jobs j where j.id = p_job_id
+    union all
+    select d.id, 'dead', d.payload, d.idempotency_key, d.concurrency_key, null, null
+      from jq.dead_jobs d where d.id = p_job_id
+    union all
+    select h.id, 'history', null, h.idempotency_key, null, null, null
+      from jq.job_history h where h.id = p_job_id
+     limit 1
+$$;
+
+--
+-- Name: FUNCTION jq_job_detail(p_job_id uuid); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_job_detail(p_job_id uuid) IS 'A job''s payload, keys and lease wherever it is (job_id) -> (job_id, location live|dead|history, payload, idempotency_key, concurrency_key, lease_holder, lease_until); history keeps no payload; no row if unknown.';
 
 --
 -- Name: jq_jobs(jsonb, integer, text, boolean); Type: FUNCTION; Schema: jq
@@ -3628,12 +3695,14 @@ CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled 
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
+    -- (select jq._now()): evaluated once per statement (an InitPlan); jq._now() itself is not inlined
+    -- (its body has a sub-select), and called per row it cost about 1 s per 100,000 jobs.
     with live as (
         select j.queue,
-               count(*) filter (where j.status = 'pending' and j.run_at <= jq._now()) as ready,
-               count(*) filter (where j.status = 'pending' and j.run_at > jq._now()) as scheduled,
+               count(*) filter (where j.status = 'pending' and j.run_at <= (select jq._now())) as ready,
+               count(*) filter (where j.status = 'pending' and j.run_at > (select jq._now())) as scheduled,
                count(*) filter (where j.status = 'processing') as running,
-               jq._now() - min(j.run_at) filter (where j.status = 'pending' and j.run_at <= jq._now())
+               (select jq._now()) - min(j.run_at) filter (where j.status = 'pending' and j.run_at <= (select jq._now()))
                    as oldest_ready_age
           from jq.jobs j
          group by j.queue
@@ -3803,8 +3872,8 @@ CREATE FUNCTION jq.jq_tenants(p_queue text DEFAULT NULL::text) RETURNS TABLE(que
     select c.queue, nullif(c.tkey, ''), c.ready, c.scheduled, c.running,
            p.weight, p.max_running, coalesce(l.served, 0)
       from (select j.queue, coalesce(j.tenant, '') as tkey,
-                   count(*) filter (where j.status = 'pending' and j.run_at <= jq._now()) as ready,
-                   count(*) filter (where j.status = 'pending' and j.run_at > jq._now()) as scheduled,
+                   count(*) filter (where j.status = 'pending' and j.run_at <= (select jq._now())) as ready,
+                   count(*) filter (where j.status = 'pending' and j.run_at > (select jq._now())) as scheduled,
                    count(*) filter (where j.status = 'processing') as running
               from jq.jobs j
              where p_queue is null or j.queue = p_queue
@@ -3819,6 +3888,76 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_tenants(p_queue text) IS 'Per (queue, tenant) with live jobs (queue or null for all): ready, scheduled, running, the weight and max_running in force, and jobs served while tenants shared the queue.';
+
+--
+-- Name: jq_throughput(timestamp with time zone, interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_throughput(p_since timestamp with time zone DEFAULT NULL::timestamp with time zone, p_bucket interval DEFAULT '01:00:00'::interval) RETURNS TABLE(bucket_start timestamp with time zone, succeeded bigint, cancelled bigint, dead bigint, failed_attempts bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_now    timestamptz := jq._now();
+    v_since  timestamptz := coalesce(p_since, v_now - interval '1 day');
+    v_step   double precision;
+    v_first  timestamptz;
+begin
+    if p_bucket is null or p_bucket < interval '1 second' or p_bucket > interval '31 days' then
+        perform jq._raise_bad_argument(
+            format('p_bucket must be between 1 second and 31 days, got %s', coalesce(p_bucket::text, 'null')),
+            '22023', 'for example interval ''5 minutes'' or ''1 hour''');
+    end if;
+    if v_since > v_now then
+        perform jq._raise_bad_argument(
+            format('p_since must not be in the future (now %s, got %s)', v_now, v_since), '22023');
+    end if;
+    v_step := extract(epoch from p_bucket);
+    if (extract(epoch from v_now) - extract(epoch from v_since)) / v_step > 10000 then
+        perform jq._raise_bad_argument(
+            format('p_since and p_bucket make more than 10000 buckets (%s to %s by %s)', v_since, v_now, p_bucket),
+            '22023', 'use a larger p_bucket or a later p_since');
+    end if;
+    v_first := to_timestamp(floor(extract(epoch from v_since) / v_step) * v_step);
+
+    return query
+    with buckets as (
+        select b as bucket_start
+          from generate_series(v_first, v_now, p_bucket) b
+    ), finished as (
+        select to_timestamp(floor(extract(epoch from h.finished_at) / v_step) * v_step) as bucket_start,
+               count(*) filter (where h.status = 'succeeded') as succeeded,
+               count(*) filter (where h.status = 'cancelled') as cancelled,
+               coalesce(sum(greatest(h.attempts - 1, 0)) filter (where h.status = 'succeeded'), 0) as failed
+          from jq.job_history h
+         where h.finished_at >= v_first and h.finished_at <= v_now
+         group by 1
+    ), buried as (
+        select to_timestamp(floor(extract(epoch from d.failed_at) / v_step) * v_step) as bucket_start,
+               count(*) as dead,
+               sum(d.attempts) as failed
+          from jq.dead_jobs d
+         where d.failed_at >= v_first and d.failed_at <= v_now
+         group by 1
+    )
+    select b.bucket_start,
+           coalesce(f.succeeded, 0)::bigint,
+           coalesce(f.cancelled, 0)::bigint,
+           coalesce(d.dead, 0)::bigint,
+           (coalesce(f.failed, 0) + coalesce(d.failed, 0))::bigint
+      from buckets b
+      left join finished f on f.bucket_start = b.bucket_start
+      left join buried d on d.bucket_start = b.bucket_start
+     order by b.bucket_start;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_throughput(p_since timestamp with time zone, p_bucket interval); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) IS 'Jobs finished per time bucket from p_since (default a day ago) to now: (bucket_start, succeeded, cancelled, dead, failed_attempts); every bucket listed. Reads job_history by its partition key finished_at and dead_jobs by failed_at.';
 
 --
 -- Name: jq_unhandled_types(); Type: FUNCTION; Schema: jq
@@ -5390,6 +5529,13 @@ REVOKE ALL ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit i
 GRANT ALL ON FUNCTION jq.jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_dead_discard_group(p_type text, p_error text, p_since timestamp with time zone, p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_dead_discard_group(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_dead_discard_group(p_type text, p_error text, p_since timestamp with time zone, p_limit integer) TO jq_admin;
+
+--
 -- Name: FUNCTION jq_dead_groups(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
 --
 
@@ -5442,6 +5588,13 @@ GRANT ALL ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease i
 REVOKE ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_job_attempts(p_job_id uuid) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_job_detail(p_job_id uuid); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_job_detail(p_job_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_job_detail(p_job_id uuid) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_jobs(p_filter jsonb, p_limit integer, p_cursor text, p_oldest_first boolean); Type: ACL; Schema: jq
@@ -5648,6 +5801,13 @@ GRANT ALL ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_wei
 
 REVOKE ALL ON FUNCTION jq.jq_tenants(p_queue text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_tenants(p_queue text) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_throughput(p_since timestamp with time zone, p_bucket interval); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_unhandled_types(); Type: ACL; Schema: jq

@@ -72,6 +72,10 @@ class DemoState:
     charge_ids: list[UUID] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     done: Counter = field(default_factory=Counter)
+    # The operator console of the HTTP service beside the demo (make run): the dead webhook group is
+    # left there for dead_hold_s before the story retries it, so that it can be seen.
+    console_url: str | None = None
+    dead_hold_s: float = 0.0
 
     @property
     def urgent_latency_ms(self) -> list[float]:
@@ -276,6 +280,11 @@ async def scene_retry_dead_webhooks(
     groups = await pyjq.dead_groups_async(conn, type="deliver_webhook")
     for group in groups:
         state.say(f"dead letters: {group.count} x {group.type} / {group.error!r}")
+    if state.console_url and groups:
+        state.say(
+            f"open {state.console_url}/dead to see the dead webhook group (retried in {state.dead_hold_s:.0f} s)"
+        )
+        await asyncio.sleep(state.dead_hold_s)
     state.webhook_endpoint_up = True
     requeued = 0
     for group in groups:

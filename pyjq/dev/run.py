@@ -51,6 +51,7 @@ class _HttpService:
         from ..http.app import create_app
 
         app = create_app(dsn, tokens={token: "admin"})
+        self.has_console = getattr(app.state, "console", None) is not None  # Jinja2 installed
         self.server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, name="jq-http", daemon=True)
 
@@ -74,9 +75,14 @@ def run(
     port: int = 8080,
     folder: Path = Path(".jq-dev"),
     live: bool = True,
+    token: str | None = None,
+    dead_hold_s: float | None = None,
 ) -> dict[str, Any]:
     """Run the demo; returns its summary. ``serve`` keeps the worker-less HTTP
-    service and the database up after the demo until Ctrl-C."""
+    service and the database up after the demo until Ctrl-C. ``token`` is the
+    admin token of the HTTP service and its console (default: a new random one);
+    the dead webhook group stays on the console's Dead letters page for
+    ``dead_hold_s`` (default 8 s, 4 s when short) before the story retries it."""
     from rich.console import Console  # the `demo` extra
 
     console = Console(soft_wrap=True)
@@ -88,8 +94,9 @@ def run(
             version = pyjq.install(conn)
         console.print(f"jq {version} installed in {_redact(dsn)}")
 
-        token = secrets.token_urlsafe(12)
+        token = token or secrets.token_urlsafe(12)
         http = None
+        console_url = None
         try:
             http = _HttpService(dsn, host, _free_port(port), token)
         except ImportError as exc:
@@ -104,11 +111,23 @@ def run(
                 f"  curl -s -H 'Authorization: Bearer {token}' -H 'Content-Type: application/json' "
                 f'-d \'{{"type": "send_welcome_email", "payload": {{"userId": 42}}}}\' {base}/jobs'
             )
+            if http.has_console:
+                console_url = f"{base}/ui"
+                console.print(f"[bold]Console[/bold] on {console_url}/  (log in with the admin token {token})")
 
         # The worker logs one line per job: keep them off the live display.
         logging.getLogger("pyjq.worker").setLevel(logging.CRITICAL)
-        summary = asyncio.run(_play(dsn, DemoSize.short() if short else DemoSize(), console, live))
+        state = DemoState(console_url=console_url)
+        if console_url:
+            state.dead_hold_s = dead_hold_s if dead_hold_s is not None else (4.0 if short else 8.0)
+        summary = asyncio.run(_play(dsn, DemoSize.short() if short else DemoSize(), console, live, state))
         _print_summary(console, summary)
+        if console_url:
+            console.print(
+                f"  console: {console_url}/ (admin token {token}); the dead webhook group was on "
+                f"{console_url}/dead before the story retried it"
+                + ("" if serve else "; RUN_ARGS=--serve keeps it up after the story")
+            )
 
         if serve and http is not None:
             console.print("[bold]Serving until Ctrl-C[/bold]")
@@ -118,12 +137,11 @@ def run(
     return summary
 
 
-async def _play(dsn: str, size: DemoSize, console: Console, live: bool) -> dict[str, Any]:
+async def _play(dsn: str, size: DemoSize, console: Console, live: bool, state: DemoState) -> dict[str, Any]:
     from rich.live import Live
 
     from .dashboard import Dashboard
 
-    state = DemoState()
     if not live:
         return await run_demo(dsn, state, size)
     with Live(console=console, refresh_per_second=4, transient=False) as view:

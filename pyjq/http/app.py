@@ -12,6 +12,7 @@ new route goes); create_app adds them.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 from collections.abc import AsyncIterator, Mapping
@@ -58,7 +59,7 @@ def create_app(
 ) -> FastAPI:
     """The jq HTTP app for the database ``dsn`` (default: $DATABASE_URL).
 
-    ``tokens`` maps bearer token -> scope (``producer`` or ``admin``), or is a
+    ``tokens`` maps bearer token -> scope (``producer``, ``viewer`` or ``admin``), or is a
     ``"token:scope,..."`` string; None reads JQ_API_TOKENS / JQ_API_TOKENS_FILE.
     With no tokens at all every route but /healthz answers 401.
     """
@@ -112,18 +113,20 @@ def create_app(
 
     producer = Depends(require(store, "producer"))
     admin = Depends(require(store, "admin"))
+    viewer = Depends(require(store, "viewer"))  # the read-only operator routes: viewer or admin
     any_token = producer
 
     # In the order of the OpenAPI document's paths.
     add_job_routes(app.router, db, producer)
-    add_schedule_routes(app.router, db, admin)
-    add_dead_letter_routes(app.router, db, admin)
-    add_operations_routes(app.router, db, admin)
-    add_fairness_routes(app.router, db, admin)
+    add_schedule_routes(app.router, db, admin, viewer)
+    add_dead_letter_routes(app.router, db, admin, viewer)
+    add_operations_routes(app.router, db, admin, viewer)
+    add_fairness_routes(app.router, db, admin, viewer)
     add_probe_routes(app.router, db, admin)
-    add_audit_routes(app.router, db, admin)
-    add_attempt_routes(app.router, db, admin)
+    add_audit_routes(app.router, db, viewer)  # read-only: a viewer token too
+    add_attempt_routes(app.router, db, viewer)
     add_operator_job_routes(app.router, db, admin)
+    _mount_console(app, db, store)
 
     @app.get("/openapi.json", include_in_schema=False)
     async def openapi_document(_: Principal = any_token) -> JSONResponse:
@@ -136,6 +139,16 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def _mount_console(app: FastAPI, db: Database, store: TokenStore) -> None:
+    """The operator console under /ui (pyjq.http.ui), when its dependency, Jinja2, is installed."""
+    if importlib.util.find_spec("jinja2") is None:  # the `server` extra
+        log.info("operator console not mounted: Jinja2 is not installed (pip install 'pgjq[server]')")
+        return
+    from .ui import mount_console
+
+    mount_console(app, db, store)
 
 
 def _document(app: FastAPI) -> dict[str, Any]:

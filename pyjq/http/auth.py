@@ -6,7 +6,8 @@ Tokens come from configuration, never from the database:
 * ``JQ_API_TOKENS_FILE``: a file of the same entries, separated by commas or
   newlines; blank lines and lines starting with ``#`` are ignored.
 
-A scope is ``producer`` (enqueue, status, cancel) or ``admin`` (everything).
+A scope is ``producer`` (enqueue, status, cancel), ``viewer`` (every read-only
+operator route and the console, acting on nothing) or ``admin`` (everything).
 A token is looked up by comparing SHA-256 digests with hmac.compare_digest
 against every configured token, without stopping at a match, so the time
 taken says nothing about how much of a token was right. Errors never repeat
@@ -36,15 +37,16 @@ __all__ = [
     "TokenConfigError",
     "TokenStore",
     "load_tokens",
+    "may",
     "parse_tokens",
     "require",
 ]
 
 TOKENS_ENV = "JQ_API_TOKENS"
 TOKENS_FILE_ENV = "JQ_API_TOKENS_FILE"
-SCOPES = ("producer", "admin")
-# What each scope may do: admin includes producer.
-_GRANTS = {"producer": {"producer"}, "admin": {"producer", "admin"}}
+SCOPES = ("producer", "viewer", "admin")
+# What each scope may do: admin includes producer and viewer; viewer and producer are disjoint.
+_GRANTS = {"producer": {"producer"}, "viewer": {"viewer"}, "admin": {"producer", "viewer", "admin"}}
 
 
 class TokenConfigError(ValueError):
@@ -71,7 +73,7 @@ class TokenStore:
         entries: list[tuple[bytes, str]] = []
         for token, scope in tokens.items():
             if scope not in SCOPES:
-                raise TokenConfigError(f"unknown scope {scope!r}: use producer or admin")
+                raise TokenConfigError(f"unknown scope {scope!r}: use producer, viewer or admin")
             if not token or any(c.isspace() for c in token):
                 raise TokenConfigError("a token must be non-empty and hold no whitespace")
             entries.append((hashlib.sha256(token.encode("utf-8")).digest(), scope))
@@ -103,7 +105,7 @@ def parse_tokens(text: str, *, source: str = TOKENS_ENV) -> dict[str, str]:
         if not sep or not token:
             raise TokenConfigError(f"{source}: entry {number} is not token:scope")
         if scope not in SCOPES:
-            raise TokenConfigError(f"{source}: entry {number} has scope {scope!r}; use producer or admin")
+            raise TokenConfigError(f"{source}: entry {number} has scope {scope!r}; use producer, viewer or admin")
         if any(c.isspace() for c in token):
             raise TokenConfigError(f"{source}: entry {number}: a token must hold no whitespace")
         if tokens.get(token, scope) != scope:
@@ -131,7 +133,12 @@ def load_tokens(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return tokens
 
 
-_bearer = HTTPBearer(auto_error=False, description="A token from JQ_API_TOKENS; scope producer or admin.")
+_bearer = HTTPBearer(auto_error=False, description="A token from JQ_API_TOKENS; scope producer, viewer or admin.")
+
+
+def may(principal: Principal, scope: str) -> bool:
+    """Whether ``principal``'s scope includes ``scope`` (admin includes every scope)."""
+    return scope in _GRANTS[principal.scope]
 
 
 def require(store: TokenStore, scope: str) -> Callable[..., Principal]:
@@ -153,8 +160,9 @@ def require(store: TokenStore, scope: str) -> Callable[..., Principal]:
                 "Invalid bearer token.",
                 headers={"WWW-Authenticate": 'Bearer realm="jq", error="invalid_token"'},
             )
-        if scope not in _GRANTS[principal.scope]:
-            raise ApiError(403, "FORBIDDEN", f"This route needs the {scope} scope; the token has {principal.scope}.")
+        if not may(principal, scope):
+            needed = "viewer or admin" if scope == "viewer" else scope
+            raise ApiError(403, "FORBIDDEN", f"This route needs the {needed} scope; the token has {principal.scope}.")
         return principal
 
     return dependency

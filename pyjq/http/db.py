@@ -18,7 +18,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -27,7 +27,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from .._calls import admin, audit, expect_row, jobs, operator, policies, registry
+from .._calls import admin, audit, console, expect_row, jobs, operator, policies, registry
 from .._calls import schedules as schedule_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 from ..dead_letters import closest_groups
@@ -125,9 +125,9 @@ class Database:
         async with self._connection() as conn:
             return await jobs.STATUS.run_async(conn, job_id=job_id)
 
-    async def cancel(self, job_id: UUID) -> tuple[str, str | None]:
+    async def cancel(self, job_id: UUID, *, actor: str | None = None) -> tuple[str, str | None]:
         """jq_cancel's answer, and for a finished job its final status."""
-        async with self._connection() as conn:
+        async with self._connection(actor) as conn:
             result = await jobs.CANCEL.run_async(conn, job_id=job_id)
             final = await jobs.STATUS.run_async(conn, job_id=job_id) if result == "finished" else None
         return result, (final.status if final else None)
@@ -298,3 +298,27 @@ class Database:
     async def queue_pauses(self) -> list[operator.QueuePause]:
         async with self._connection() as conn:
             return await operator.QUEUE_PAUSES.run_async(conn)
+
+    # -- the operator console (pyjq.http.ui) ------------------------------------------------
+
+    async def throughput(self, *, since: datetime | None, bucket: timedelta) -> list[console.ThroughputBucket]:
+        async with self._connection() as conn:
+            return await console.THROUGHPUT.run_async(conn, since=since, bucket=bucket)
+
+    async def job_detail(self, job_id: UUID) -> console.JobDetail | None:
+        async with self._connection() as conn:
+            return await console.JOB_DETAIL.run_async(conn, job_id=job_id)
+
+    async def dead_discard_group(
+        self, *, type: str, error: str, since: datetime | None, limit: int, actor: str | None = None
+    ) -> int:
+        async with self._connection(actor) as conn:
+            return await console.DEAD_DISCARD_GROUP.run_async(conn, type=type, error=error, since=since, limit=limit)
+
+    async def schedule_pause(self, name: str, *, actor: str | None = None) -> bool:
+        async with self._connection(actor) as conn:
+            return bool(await schedule_calls.SCHEDULE_PAUSE.run_async(conn, name=name))
+
+    async def schedule_resume(self, name: str, *, actor: str | None = None) -> bool:
+        async with self._connection(actor) as conn:
+            return bool(await schedule_calls.SCHEDULE_RESUME.run_async(conn, name=name))

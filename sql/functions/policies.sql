@@ -196,8 +196,8 @@ as $$
     select c.queue, nullif(c.tkey, ''), c.ready, c.scheduled, c.running,
            p.weight, p.max_running, coalesce(l.served, 0)
       from (select j.queue, coalesce(j.tenant, '') as tkey,
-                   count(*) filter (where j.status = 'pending' and j.run_at <= jq._now()) as ready,
-                   count(*) filter (where j.status = 'pending' and j.run_at > jq._now()) as scheduled,
+                   count(*) filter (where j.status = 'pending' and j.run_at <= (select jq._now())) as ready,
+                   count(*) filter (where j.status = 'pending' and j.run_at > (select jq._now())) as scheduled,
                    count(*) filter (where j.status = 'processing') as running
               from jq.jobs j
              where p_queue is null or j.queue = p_queue

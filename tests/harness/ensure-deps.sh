@@ -7,6 +7,9 @@
 #   - python3 with the venv module (python3-venv)
 #   - PgBouncer (pgbouncer), which the tests start in front of the test server
 #     in transaction pooling mode
+#   - Chromium (chromium), which the console's browser tests (tests/ui/) drive
+#     headless through Playwright; never a browser downloaded by Playwright.
+#     An ordinary user without it gets those tests skipped, with the reason
 #   - as root: the `postgres` OS user, which runs the local servers (PostgreSQL
 #     refuses to run as root); Debian's postgresql package normally creates it
 # When everything is present it does nothing, so an ordinary user without
@@ -67,9 +70,19 @@ if ! jq_find_pgbouncer >/dev/null; then
     jq_find_pgbouncer >/dev/null || jq_die "pgbouncer was installed but /usr/sbin/pgbouncer is still missing"
 fi
 
+# 5. Chromium for the console's browser tests. Optional for an ordinary user
+# without sudo: the tests skip and say why.
+if [ ! -x /usr/bin/chromium ]; then
+    if jq_is_root || jq_have sudo; then
+        apt_install chromium
+    else
+        jq_log "no /usr/bin/chromium and no root: the console's browser tests (tests/ui/) will be skipped"
+    fi
+fi
+
 jq_log "using PostgreSQL $major from $pgbin, pgTAP from $control, $(jq_find_pgbouncer)"
 
-# 5. As root, the servers (and PgBouncer) run as the postgres OS user.
+# 6. As root, the servers (and PgBouncer) run as the postgres OS user.
 if jq_is_root && ! getent passwd postgres >/dev/null; then
     jq_log "creating system user postgres"
     if getent group postgres >/dev/null; then

@@ -6,13 +6,16 @@ built; common.py holds what they share (the error responses, the JSON answer, th
 
     module            function                 routes                                           scope
     jobs.py           add_job_routes           POST /jobs, GET /jobs/{id}, POST /jobs/{id}/cancel  producer
-    schedules.py      add_schedule_routes      PUT|GET|DELETE /schedules/{name}, GET /schedules    admin
-    dead_letters.py   add_dead_letter_routes   GET /dead-letter, POST /dead-letter/retry           admin
-    operations.py     add_operations_routes    GET /queues, GET /workers                        admin
-    fairness.py       add_fairness_routes      GET /tenants, GET /tenant-policies,              admin
+    schedules.py      add_schedule_routes      PUT|GET|DELETE /schedules/{name}, GET /schedules    admin (GET: viewer)
+    dead_letters.py   add_dead_letter_routes   GET /dead-letter, POST /dead-letter/retry           admin (GET: viewer)
+    operations.py     add_operations_routes    GET /queues, GET /workers                        viewer
+    fairness.py       add_fairness_routes      GET /tenants, GET /tenant-policies,              admin (GET: viewer)
                                                PUT|DELETE /tenant-policies/{queue}/{tenant},
                                                PUT|DELETE /key-limits/{type}
     operations.py     add_probe_routes         GET /metrics (admin), GET /healthz (no token)
+
+Read-only operator routes take the ``viewer`` check (a viewer or admin token), changing ones
+``admin``. The operator console (pyjq.http.ui, under /ui) is not here: create_app mounts it.
 
 A new route goes into the module of its resource (a new resource gets a new module, called from
 create_app). A route about what is running, such as GET /workers, goes into add_operations_routes,

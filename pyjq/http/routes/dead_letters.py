@@ -16,7 +16,7 @@ from .common import TokenCheck, error_responses, json_response
 __all__ = ["add_dead_letter_routes"]
 
 
-def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -> None:
+def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck, viewer: TokenCheck) -> None:
     """Add GET /dead-letter and POST /dead-letter/retry to ``router``."""
 
     @router.get(
@@ -29,7 +29,7 @@ def add_dead_letter_routes(router: APIRouter, db: Database, admin: TokenCheck) -
             **error_responses(400, 422),
         },
     )
-    async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = admin) -> JSONResponse:
+    async def dead_groups(query: Annotated[DeadLetterQuery, Query()], _: Principal = viewer) -> JSONResponse:
         since = query.start()
         rows = await db.dead_groups(since=since, type=query.type, error=query.error)
         return json_response(DeadGroupList(groups=[DeadGroup.model_validate(r, from_attributes=True) for r in rows]))

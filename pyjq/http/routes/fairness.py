@@ -45,7 +45,7 @@ def _tenant_label(tenant: str | None) -> str:
     return "jobs without a tenant" if tenant is None else f"tenant {tenant!r}"
 
 
-def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck) -> None:
+def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck, viewer: TokenCheck) -> None:
     """Add GET /tenants, the tenant-policy routes and the key-limit routes to ``router``."""
 
     @router.get(
@@ -58,7 +58,7 @@ def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck) -> N
             **error_responses(400, 422),
         },
     )
-    async def tenants(query: Annotated[TenantsQuery, Query()], _: Principal = admin) -> JSONResponse:
+    async def tenants(query: Annotated[TenantsQuery, Query()], _: Principal = viewer) -> JSONResponse:
         rows = await db.tenants(query.queue)
         return json_response(TenantList(tenants=[TenantStats.model_validate(r, from_attributes=True) for r in rows]))
 
@@ -72,7 +72,7 @@ def add_fairness_routes(router: APIRouter, db: Database, admin: TokenCheck) -> N
             **error_responses(),
         },
     )
-    async def tenant_policies(_: Principal = admin) -> JSONResponse:
+    async def tenant_policies(_: Principal = viewer) -> JSONResponse:
         rows = await db.tenant_policies()
         return json_response(
             TenantPolicyList(policies=[TenantPolicyRow.model_validate(r, from_attributes=True) for r in rows])

@@ -18,7 +18,7 @@ from .common import TokenCheck, error_responses, json_response
 __all__ = ["add_operations_routes", "add_probe_routes"]
 
 
-def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck) -> None:
+def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck, viewer: TokenCheck) -> None:
     """Add what an operator asks about the queues and the workers, GET /queues and GET /workers, to ``router``."""
 
     @router.get(
@@ -34,7 +34,7 @@ def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck) ->
             **error_responses(),
         },
     )
-    async def queues(_: Principal = admin) -> JSONResponse:
+    async def queues(_: Principal = viewer) -> JSONResponse:
         rows = await db.stats()
         unhandled = await db.unhandled_types()
         return json_response(
@@ -75,7 +75,7 @@ def add_operations_routes(router: APIRouter, db: Database, admin: TokenCheck) ->
             **error_responses(),
         },
     )
-    async def workers(_: Principal = admin) -> JSONResponse:
+    async def workers(_: Principal = viewer) -> JSONResponse:
         rows = await db.workers()
         return json_response(
             WorkerList(

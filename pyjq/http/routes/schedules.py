@@ -32,7 +32,7 @@ def _schedule(row: schedule_calls.Schedule) -> Schedule:
     return Schedule.model_validate(row, from_attributes=True)
 
 
-def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck) -> None:
+def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck, viewer: TokenCheck) -> None:
     """Add PUT /schedules/{name}, GET /schedules, GET and DELETE /schedules/{name} to ``router``."""
 
     @router.put(
@@ -73,7 +73,7 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck) -> N
         response_model=None,
         responses={200: {"model": ScheduleList, "description": "Every schedule, by name."}, **error_responses()},
     )
-    async def schedules(_: Principal = admin) -> JSONResponse:
+    async def schedules(_: Principal = viewer) -> JSONResponse:
         rows = await db.schedules()
         return json_response(ScheduleList(schedules=[_schedule(r) for r in rows]))
 
@@ -84,7 +84,7 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck) -> N
         response_model=None,
         responses={200: {"model": Schedule, "description": "The schedule."}, **error_responses(400, 404, 422)},
     )
-    async def schedule_get(name: NameParam, _: Principal = admin) -> JSONResponse:
+    async def schedule_get(name: NameParam, _: Principal = viewer) -> JSONResponse:
         rows = await db.schedules(name)
         if not rows:
             raise ApiError(404, "SCHEDULE_NOT_FOUND", f"No schedule {name!r}.")

@@ -55,7 +55,10 @@ select fn, unnest(roles) from (values
     ('jq_queue_pauses',         array['jq_admin']),
     ('jq_audit_log',            array['jq_admin']),
     ('jq_job_attempts',         array['jq_worker', 'jq_admin']),
-    ('jq_limits',               array['jq_producer', 'jq_worker', 'jq_admin'])) v(fn, roles);
+    ('jq_limits',               array['jq_producer', 'jq_worker', 'jq_admin']),
+    ('jq_throughput',           array['jq_admin']),
+    ('jq_job_detail',           array['jq_admin']),
+    ('jq_dead_discard_group',   array['jq_admin'])) v(fn, roles);
 
 select set_eq(
     $$select p.proname::text, r.role
