@@ -281,9 +281,7 @@ async def scene_retry_dead_webhooks(
     for group in groups:
         state.say(f"dead letters: {group.count} x {group.type} / {group.error!r}")
     if state.console_url and groups:
-        state.say(
-            f"open {state.console_url}/dead to see the dead webhook group (retried in {state.dead_hold_s:.0f} s)"
-        )
+        state.say(f"open {state.console_url}/dead to see the dead webhook group (retried in {state.dead_hold_s:.0f} s)")
         await asyncio.sleep(state.dead_hold_s)
     state.webhook_endpoint_up = True
     requeued = 0
