@@ -145,17 +145,7 @@ begin
                    for update of d skip locked) c;
     end if;
     if v_ids is not null then
-        with moved as (
-            delete from jq.dead_jobs d where d.id = any(v_ids) returning d.*
-        ), requeued as (
-            insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                                 idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
-            select m.id, m.queue, m.type, m.payload, m.priority, v_now, 'pending', 0, m.max_attempts,
-                   m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
-              from moved m
-            returning 1
-        )
-        select count(*) into v_count from requeued;
+        v_count := jq._requeue_dead_jobs(v_ids, v_now);
     end if;
     perform jq._audit('retry_dead',
                       jsonb_strip_nulls(jsonb_build_object('type', p_type, 'error', p_error,

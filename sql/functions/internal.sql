@@ -344,3 +344,28 @@ create or replace trigger jobs_notify_ready
     referencing new table as new_jobs
     for each statement
     execute function jq._notify_ready();
+
+-- Moves dead jobs back into jq.jobs, ready now with fresh attempts, keeping
+-- their id, payload, idempotency and concurrency keys and last error (the
+-- move of jq_retry_dead and jq_dead_requeue). Returns how many.
+create or replace function jq._requeue_dead_jobs(p_ids uuid[], p_now timestamptz)
+returns integer
+language plpgsql
+as $$
+declare
+    v_count integer;
+begin
+    with moved as (
+        delete from jq.dead_jobs d where d.id = any(p_ids) returning d.*
+    ), requeued as (
+        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
+                             idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
+        select m.id, m.queue, m.type, m.payload, m.priority, p_now, 'pending', 0, m.max_attempts,
+               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
+          from moved m
+        returning 1
+    )
+    select count(*) into v_count from requeued;
+    return v_count;
+end
+$$;

@@ -515,31 +515,6 @@ $$;
 comment on function jq.jq_dead_delete(jsonb, uuid[], integer) is
     'Delete dead jobs (filter: jq_jobs keys plus error, a substring of the error; or ids; limit 1..10000 per call) -> how many; repeat until 0. Audited.';
 
--- Moves dead jobs back into jq.jobs, ready now with fresh attempts, keeping
--- their id, payload, idempotency and concurrency keys and last error (the
--- move jq_retry_dead makes). Returns how many.
-create or replace function jq._requeue_dead_jobs(p_ids uuid[], p_now timestamptz)
-returns integer
-language plpgsql
-as $$
-declare
-    v_count integer;
-begin
-    with moved as (
-        delete from jq.dead_jobs d where d.id = any(p_ids) returning d.*
-    ), requeued as (
-        insert into jq.jobs (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
-                             idempotency_key, tenant, concurrency_key, last_error, created_at, attempt_log, metadata)
-        select m.id, m.queue, m.type, m.payload, m.priority, p_now, 'pending', 0, m.max_attempts,
-               m.idempotency_key, m.tenant, m.concurrency_key, m.last_error, m.created_at, m.attempt_log, m.metadata
-          from moved m
-        returning 1
-    )
-    select count(*) into v_count from requeued;
-    return v_count;
-end
-$$;
-
 -- Dead jobs back to ready, attempts from zero.
 create or replace function jq.jq_dead_requeue(
     p_filter jsonb default null, p_ids uuid[] default null, p_limit integer default 1000)
