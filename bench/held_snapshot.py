@@ -155,10 +155,14 @@ class HeldSnapshot:
 def table_sizes(conn: psycopg.Connection, tables: list[str]) -> dict[str, dict[str, Any]]:
     """Total size (heap + indexes + TOAST) and the statistics' live and dead tuples of each table."""
     rows = conn.execute(
-        """select t.name, pg_total_relation_size(t.name::regclass), s.n_live_tup, s.n_dead_tup,
-                  s.autovacuum_count
+        # A partitioned table (jq.jobs since 0.6.0) counts as the sum of its partitions.
+        """select t.name, sum(pg_total_relation_size(p.relid))::bigint, sum(s.n_live_tup)::bigint,
+                  sum(s.n_dead_tup)::bigint, sum(s.autovacuum_count)::bigint
              from unnest(%s::text[]) as t(name)
-             left join pg_stat_user_tables s on s.relid = t.name::regclass""",
+             cross join lateral pg_partition_tree(t.name::regclass) p
+             left join pg_stat_user_tables s on s.relid = p.relid
+            where p.isleaf
+            group by t.name""",
         [tables],
     ).fetchall()
     return {
@@ -173,11 +177,17 @@ def exact_state(conn: psycopg.Connection, tables: list[str]) -> dict[str, dict[s
     for name in tables:
         length, live, dead, free = _row(
             conn,
-            "select table_len, tuple_count, dead_tuple_count, round(free_percent::numeric, 1)"
-            " from pgstattuple(%s::regclass)",
+            "select sum(s.table_len)::bigint, sum(s.tuple_count)::bigint, sum(s.dead_tuple_count)::bigint,"
+            "       round((sum(s.free_space) * 100.0 / nullif(sum(s.table_len), 0))::numeric, 1)"
+            "  from pg_partition_tree(%s::regclass) p cross join lateral pgstattuple(p.relid) s where p.isleaf",
             [name],
         )
-        out[name] = {"heap_bytes": length, "live_tuples": live, "dead_tuples": dead, "free_percent": float(free)}
+        out[name] = {
+            "heap_bytes": length,
+            "live_tuples": live,
+            "dead_tuples": dead,
+            "free_percent": None if free is None else float(free),
+        }
     return out
 
 
@@ -427,7 +437,8 @@ class Subject:
 
 def jq_subject(dsn: str, rate: float, slots: int = JQ_SLOTS, batch: int = 1) -> Subject:
     def tables(conn: psycopg.Connection) -> list[str]:
-        return [*JQ_TABLES, _row(conn, JQ_HISTORY_NOW)[0]]
+        storage = _row(conn, "select to_regclass('jq.storage_generations')::text")[0]  # 0.6.0 on
+        return [*JQ_TABLES, *([storage] if storage else []), _row(conn, JQ_HISTORY_NOW)[0]]
 
     return Subject(
         name="jq",

@@ -340,14 +340,18 @@ def urgent_pickup(
 # -- f. bloat -----------------------------------------------------------------------------
 
 _TABLE_STATE = """
-select pg_relation_size('jq.jobs') as heap_bytes,
-       pg_indexes_size('jq.jobs') as index_bytes,
-       (select n_live_tup from pg_stat_user_tables where relid = 'jq.jobs'::regclass) as n_live_tup,
-       (select n_dead_tup from pg_stat_user_tables where relid = 'jq.jobs'::regclass) as n_dead_tup,
-       (select autovacuum_count from pg_stat_user_tables where relid = 'jq.jobs'::regclass) as autovacuums,
+with parts as (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf)  -- jq.jobs or its partitions
+select (select sum(pg_relation_size(relid))::bigint from parts) as heap_bytes,
+       (select sum(pg_indexes_size(relid))::bigint from parts) as index_bytes,
+       (select sum(n_live_tup)::bigint from pg_stat_user_tables where relid in (select relid from parts)) as n_live_tup,
+       (select sum(n_dead_tup)::bigint from pg_stat_user_tables where relid in (select relid from parts)) as n_dead_tup,
+       (select sum(autovacuum_count)::bigint from pg_stat_user_tables
+         where relid in (select relid from parts)) as autovacuums,
        (select count(*) from jq.jobs) as live_rows,
-       (select dead_tuple_count from pgstattuple('jq.jobs')) as dead_tuples_exact,
-       (select round(free_percent::numeric, 1) from pgstattuple('jq.jobs')) as free_percent
+       (select sum(s.dead_tuple_count)::bigint from parts cross join lateral pgstattuple(parts.relid) s)
+           as dead_tuples_exact,
+       (select round((sum(s.free_space) * 100.0 / nullif(sum(s.table_len), 0))::numeric, 1)
+          from parts cross join lateral pgstattuple(parts.relid) s) as free_percent
 """
 
 
@@ -505,8 +509,11 @@ def bloat(
         with psycopg.connect(dsn, autocommit=True) as conn:
             while not done.wait(1.0):
                 b, dead = conn.execute(
-                    """select pg_relation_size('jq.jobs') + pg_indexes_size('jq.jobs'),
-                              (select n_dead_tup from pg_stat_user_tables where relid = 'jq.jobs'::regclass)"""
+                    """select sum(pg_relation_size(p.relid) + pg_indexes_size(p.relid))::bigint,
+                              coalesce(sum(s.n_dead_tup), 0)::bigint
+                         from pg_partition_tree('jq.jobs') p
+                         left join pg_stat_user_tables s on s.relid = p.relid
+                        where p.isleaf"""
                 ).fetchone()
                 peak["bytes"] = max(peak["bytes"], b)
                 peak["n_dead_tup"] = max(peak["n_dead_tup"], dead or 0)

@@ -124,7 +124,7 @@ from .schedules import (
 from .tasks import Task, TaskRegistry
 from .worker import RunSummary, Worker
 
-__version__ = "0.5.0"  # the Python package's one place; sql/bootstrap.sql holds the schema's (tests compare them)
+__version__ = "0.6.0"  # the Python package's one place; sql/bootstrap.sql holds the schema's (tests compare them)
 
 # Deprecated aliases (removed in 0.5), the names of release 0.3, kept in __all__:
 #   schedule        = schedule_put

@@ -20,7 +20,7 @@ comment on table jq.migrations is 'Ledger of applied jq schema migrations; the h
 -- The release this installer installs: the one place its number is written.
 -- record_release.sql stores it in jq.release at the end of the install, where
 -- jq_version() reads it; the guard below compares it with the database's.
-do $release$ begin perform set_config('jq.installer_release', '0.5.0', true); end $release$;
+do $release$ begin perform set_config('jq.installer_release', '0.6.0', true); end $release$;
 
 -- A release number as something that sorts: '0.10.1' -> {0,10,1}.
 create or replace function jq._release_order(p_release text)

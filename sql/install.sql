@@ -6,7 +6,8 @@
 -- apply each migration exactly once.
 --
 -- Order: bootstrap (schema, ledger, lock) -> argument checks (the
--- constraints of the migrations call jq._is_queue_name) -> numbered
+-- constraints of the migrations call jq._is_queue_name) and the storage slot
+-- (jq.jobs.generation's default calls jq._storage_slot) -> numbered
 -- migrations (tables, indexes; each applied once and recorded in
 -- jq.migrations) -> functions (CREATE OR REPLACE, every run) -> roles and
 -- grants -> record_release.sql (stores the release, prints one line:
@@ -21,6 +22,7 @@
 begin;
 \ir bootstrap.sql
 \ir functions/checks.sql
+\ir functions/storage_slot.sql
 \ir migrations/0001_initial.sql
 \ir migrations/0002_schedules.sql
 \ir migrations/0003_fairness.sql
@@ -33,6 +35,7 @@ begin;
 \ir migrations/0010_job_results.sql
 \ir migrations/0011_job_metadata.sql
 \ir migrations/0012_worker_types.sql
+\ir migrations/0013_job_generations.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -49,6 +52,7 @@ begin;
 \ir functions/dead_letters.sql
 \ir functions/attempts.sql
 \ir functions/maintenance.sql
+\ir functions/storage.sql
 \ir functions/schedules.sql
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql

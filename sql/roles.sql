@@ -3,7 +3,7 @@
 --   jq_producer  enqueue, status, cancel, limits
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
---                worker_deregister), maintain, stats, unhandled_types, and firing schedules (schedules_due,
+--                worker_deregister), maintain, storage_rotate, storage, stats, unhandled_types, and firing schedules (schedules_due,
 --                schedules_fire: the scheduler runs inside every worker), limits
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
@@ -60,7 +60,9 @@ grant execute on function
     jq.jq_schedules_due(integer),
     jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]),
     jq.jq_limits(),
-    jq.jq_unhandled_types()
+    jq.jq_unhandled_types(),
+    jq.jq_storage_rotate(),
+    jq.jq_storage()
 to jq_worker;
 -- A worker's handler may read its job's earlier attempts; producers see only last_error (jq_status).
 grant execute on function jq.jq_job_attempts(uuid) to jq_worker;
@@ -74,3 +76,4 @@ grant update (idempotency_window, history_retention, history_premake_days, defau
     on jq.settings to jq_admin;
 grant update (dead_retention, audit_retention) on jq.settings to jq_admin;
 grant update (max_result_bytes) on jq.settings to jq_admin;
+grant update (waiting_horizon, rotation_move_limit) on jq.settings to jq_admin;

@@ -135,3 +135,25 @@ as $$
     select to_regclass('jq.job_history_p' || to_char(p_day, 'YYYYMMDD'))
 $$;
 update jq.settings set allow_test_clock = true;  -- the suite moves the clock (jq_test.set_now)
+
+-- Sleeps until just after the next two-second storage slot boundary
+-- (jq._storage_slot) and returns the generation now current, so a test of
+-- jq_storage_rotate has most of a slot before the current generation changes.
+create or replace function jq_test.at_slot_start()
+returns smallint
+language plpgsql
+as $$
+begin
+    perform pg_sleep(2 - mod(extract(epoch from clock_timestamp())::numeric, 2) + 0.05);
+    return jq._storage_slot(clock_timestamp());
+end
+$$;
+
+-- Moves a job into another generation of jq.jobs (an UPDATE of the partition
+-- key moves the row), as if it had been written in that slot.
+create or replace function jq_test.store_in(p_job_id uuid, p_generation integer)
+returns void
+language sql
+as $$
+    update jq.jobs set generation = p_generation where id = p_job_id
+$$;

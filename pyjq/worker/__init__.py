@@ -25,7 +25,8 @@ handlers, batches calls and keeps connections healthy:
 * connections (``connections``, ``listener``): never fatal; a fast reconnect
   probe, a checked LISTEN session, ``listen_dsn`` behind PgBouncer, nothing prepared;
 * ``jq_maintain`` and the check for job types nobody handles (``maintenance``,
-  ``unhandled``: one WARNING per such queue and type), and the cron ``Scheduler``,
+  ``unhandled``: one WARNING per such queue and type), the rotation of jq.jobs'
+  generations (``storage``, every two seconds), and the cron ``Scheduler``,
   each on a timer.
 
 Task objects (pyjq.tasks): ``@worker.task(...)`` or ``worker.add_tasks(registry)``
@@ -85,6 +86,7 @@ from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
 from .maintenance import Maintenance
+from .storage import StorageRotation
 from .registry import Registry
 from .shutdown import shut_down
 from .state import Handler, RunState
@@ -127,6 +129,7 @@ class _Parts:
     completer: Completer
     heartbeat: Heartbeat
     maintenance: Maintenance | None
+    storage: StorageRotation | None
     registry: Registry
     done: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
@@ -160,6 +163,9 @@ class Worker:
         check_unhandled: seconds between checks for job types waiting in the
             worker's queues that no running worker handles (jq_unhandled_types;
             one WARNING per queue and type). None: never.
+        rotate_storage: seconds between ``jq_storage_rotate`` calls (at least
+            2, the slot length; docs/storage.md). None: never (then some other
+            session must call it, or jq.jobs grows under long transactions).
     """
 
     def __init__(
@@ -180,6 +186,7 @@ class Worker:
         listen: bool = True,
         connect_timeout: float | None = None,
         check_unhandled: float | None = 30.0,
+        rotate_storage: float | None = 2.0,
     ):
         queues = _check_queues(queues if queues is not None else {"default": 10})
         if not isinstance(lease, timedelta):
@@ -205,6 +212,7 @@ class Worker:
         self.maintain_interval = maintain_interval if maintain_interval and maintain_interval > 0 else None
         self.schedules = bool(schedules)
         self.check_unhandled = check_unhandled if check_unhandled and check_unhandled > 0 else None
+        self.rotate_storage = float(rotate_storage) if rotate_storage and rotate_storage > 0 else None
         self.flush_interval = max(0.0, float(flush_interval))
         self.flush_size = int(flush_size)
         self.shutdown_grace = max(0.0, float(shutdown_grace))
@@ -470,6 +478,11 @@ class Worker:
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
             heartbeat=heartbeat,
             maintenance=self._maintenance(state, connections),
+            storage=(
+                StorageRotation(state, connections, worker_name=self.name, interval=self.rotate_storage)
+                if self.rotate_storage
+                else None
+            ),
             registry=Registry(
                 self._conninfo,
                 worker_name=self.name,
@@ -505,6 +518,8 @@ class Worker:
             tasks["listener"] = self._spawn("listener", parts.listener.run)
         if parts.maintenance is not None:
             tasks["maintenance"] = self._spawn("maintenance", parts.maintenance.run)
+        if parts.storage is not None:
+            tasks["storage"] = self._spawn("storage", parts.storage.run)
         if self.schedules:
             # Fires due cron schedules; safe in every worker at once. Its own
             # connection: a large tick must not starve the claim pool.

@@ -34,7 +34,7 @@
 --
 -- To change how claims store or pick jobs (e.g. the claim index), change the
 -- step that reads it: ready groups and plain quotas walk jobs_claim_idx, the
--- take locks rows, the key caps and the lease find them by ctid.
+-- take locks rows, the key caps and the lease find them by (id, generation).
 
 -- Leases up to p_limit runnable jobs of one queue to p_worker for p_lease,
 -- in the order above; only the given types when p_types is not null. Rows
@@ -187,15 +187,17 @@ begin
     end if;
 
     -- Step 6, lease (here, not in a step: a step returning the rows would copy
-    -- them once more). The update finds the locked rows by ctid (a row we
-    -- hold FOR UPDATE cannot move), saving a primary-key lookup per job.
+    -- them once more). The update finds the locked rows by primary key, in
+    -- the generations they were taken from (usually one: the others are
+    -- pruned).
     return query
     update jq.jobs j
        set status = 'processing',
            locked_by = p_worker,
            locked_until = v_now + p_lease,
            attempts = j.attempts + 1
-     where j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
+     where j.id = any (array(select x.id from unnest(v_jobs) x))
+       and j.generation = any (array(select distinct x.generation from unnest(v_jobs) x))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 

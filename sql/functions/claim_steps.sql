@@ -38,7 +38,7 @@ as $$
 begin
     update jq.jobs j
        set deferred = false
-     where j.ctid = any (array(
+     where j.id = any (array(
          with recursive lv(p) as (
              (select d.priority from jq.jobs d
                where d.queue = p_queue and d.status = 'pending' and d.deferred
@@ -50,10 +50,10 @@ begin
                from lv
               where lv.p is not null
          )
-         select x.ctid
+         select x.id
            from lv
           cross join lateral (
-              select d.ctid from jq.jobs d
+              select d.id from jq.jobs d
                where d.queue = p_queue and d.status = 'pending' and d.deferred
                  and d.priority = lv.p and d.run_at <= p_now
                order by d.run_at
@@ -296,7 +296,7 @@ begin
                     and j.run_at <= p_now
                     and (p_types is null or j.type = any(p_types))
                     and (p_skip_types is null or j.type <> all(p_skip_types))
-                    and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
+                    and j.id <> all (array(select x.id from unnest(p_jobs) x))
                   order by j.run_at
                   limit least(p_left, g.left_room)) j
         ), top as (
@@ -327,10 +327,10 @@ language plpgsql
 as $$
 begin
     return array(
-        select row(p.ctid, p.type, p.concurrency_key, q.priority, q.tkey)::jq.claim_job
+        select row(p.type, p.concurrency_key, q.priority, q.tkey, p.id, p.generation)::jq.claim_job
           from unnest(p_quotas) q
          cross join lateral (
-             select j.ctid, j.type, j.concurrency_key
+             select j.id, j.generation, j.type, j.concurrency_key
                from jq.jobs j
               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                 and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
@@ -339,7 +339,7 @@ begin
                 and (p_types is null or j.type = any(p_types))
                 and (p_skip_types is null or j.type <> all(p_skip_types))  -- paused types
                 and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
-                and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
+                and j.id <> all (array(select x.id from unnest(p_jobs) x))
               order by j.run_at
               limit q.quota
                 for update of j skip locked) p);
@@ -387,17 +387,18 @@ begin
         return p_jobs;
     end if;
     v_locked := array(
-        select row(null, k.type, k.concurrency_key, null, null)::jq.claim_job
+        select row(k.type, k.concurrency_key, null, null, null, null)::jq.claim_job
           from (select distinct j.type, j.concurrency_key
                   from unnest(p_jobs) j
                  where j.concurrency_key is not null) k
          where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.concurrency_key)));
     return array(
-        select row(x.ctid, x.type, x.concurrency_key, x.priority, x.tkey)::jq.claim_job
-          from (select j.ctid, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
+        select row(x.type, x.concurrency_key, x.priority, x.tkey, x.id, x.generation)::jq.claim_job
+          from (select j.id, j.generation, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
                        row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
                   from jq.jobs j
-                 where j.ctid = any (array(select y.ctid from unnest(p_jobs) y))) x
+                 where j.id = any (array(select y.id from unnest(p_jobs) y))
+                   and j.generation = any (array(select distinct y.generation from unnest(p_jobs) y))) x
           left join unnest(v_locked) lk on lk.type = x.type and lk.concurrency_key = x.concurrency_key
          where x.concurrency_key is null
             or (lk.concurrency_key is not null and x.krn <= jq._key_room(x.type, x.concurrency_key)));

@@ -365,7 +365,7 @@ begin
     return query
     update jq.jobs j
        set status = 'processing', locked_by = p_worker, locked_until = p_now + p_lease, attempts = j.attempts + 1
-     where j.ctid = (select s.ctid from jq.jobs s
+     where (j.id, j.generation) = (select s.id, s.generation from jq.jobs s
                       where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
                         and (p_types is null or s.type = any(p_types))
                         and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)

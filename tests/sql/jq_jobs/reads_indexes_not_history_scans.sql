@@ -12,7 +12,7 @@ select has_index('jq', 'dead_jobs', 'dead_jobs_created_idx', array['created_at',
 select has_index('jq', 'job_history', 'job_history_created_idx', array['created_at', 'id'],
                  'job_history_created_idx: (created_at, id), on every day partition');
 select is(pg_get_indexdef('jq.jobs_tenant_created_idx'::regclass),
-          'CREATE INDEX jobs_tenant_created_idx ON jq.jobs USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL)',
+          'CREATE INDEX jobs_tenant_created_idx ON ONLY jq.jobs USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL)',
           'jobs_tenant_created_idx: (tenant, created_at, id), jobs with a tenant (one of thousands) only');
 select is(pg_get_indexdef('jq.job_history_tenant_created_idx'::regclass),
           'CREATE INDEX job_history_tenant_created_idx ON ONLY jq.job_history USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL)',

@@ -10,7 +10,7 @@ select is((select count(*)::int from jq.jq_enqueue_many('[{"type": "email.send",
           'jq_producer can enqueue many');
 select is((select status from jq.jq_status(:'id')), 'queued', 'jq_producer can enqueue and read the status');
 select is(jq.jq_cancel(:'id'), 'cancelled', 'jq_producer can cancel');
-select is(jq.jq_version(), '0.5.0', 'jq_producer can read the version');
+select matches(jq.jq_version(), '^\d+\.\d+\.\d+$', 'jq_producer can read the version');
 
 select throws_ok('select * from jq.jobs', '42501', null, 'jq_producer cannot read jq.jobs');
 select throws_ok($$insert into jq.jobs (id, type, run_at, max_attempts, created_at)

@@ -11,19 +11,19 @@ begin;
 select plan(11);
 
 select is(pg_get_indexdef('jq.jobs_claim_idx'::regclass),
-          'CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''''::text), run_at) WHERE ((status = ''pending''::text) AND (NOT deferred))',
+          'CREATE INDEX jobs_claim_idx ON ONLY jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''''::text), run_at) WHERE ((status = ''pending''::text) AND (NOT deferred))',
           'jobs_claim_idx: (queue, priority desc, coalesce(tenant, ''''), run_at), pending rows not deferred');
 select is(pg_get_indexdef('jq.jobs_deferred_idx'::regclass),
-          'CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, priority DESC, run_at) WHERE ((status = ''pending''::text) AND deferred)',
+          'CREATE INDEX jobs_deferred_idx ON ONLY jq.jobs USING btree (queue, priority DESC, run_at) WHERE ((status = ''pending''::text) AND deferred)',
           'jobs_deferred_idx: (queue, priority desc, run_at), deferred pending rows, promoted highest priority first when due');
 select is(pg_get_indexdef('jq.jobs_running_tenant_idx'::regclass),
-          'CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHERE ((status = ''processing''::text) AND (tenant IS NOT NULL))',
+          'CREATE INDEX jobs_running_tenant_idx ON ONLY jq.jobs USING btree (queue, tenant) WHERE ((status = ''processing''::text) AND (tenant IS NOT NULL))',
           'jobs_running_tenant_idx: (queue, tenant), running rows with a tenant only, for tenant caps');
 select is(pg_get_indexdef('jq.jobs_running_key_idx'::regclass),
-          'CREATE INDEX jobs_running_key_idx ON jq.jobs USING btree (type, concurrency_key) WHERE ((status = ''processing''::text) AND (concurrency_key IS NOT NULL))',
+          'CREATE INDEX jobs_running_key_idx ON ONLY jq.jobs USING btree (type, concurrency_key) WHERE ((status = ''processing''::text) AND (concurrency_key IS NOT NULL))',
           'jobs_running_key_idx: (type, concurrency_key), running rows with a key only, for key caps');
 select is(pg_get_indexdef('jq.jobs_lease_idx'::regclass),
-          'CREATE INDEX jobs_lease_idx ON jq.jobs USING btree (queue, locked_until) WHERE (status = ''processing''::text)',
+          'CREATE INDEX jobs_lease_idx ON ONLY jq.jobs USING btree (queue, locked_until) WHERE (status = ''processing''::text)',
           'jobs_lease_idx: (queue, locked_until), leased rows only, for reaping');
 select has_index('jq', 'dead_jobs', 'dead_jobs_group_idx', array['type', 'error_fingerprint', 'failed_at'],
                  'dead_jobs_group_idx: (type, error_fingerprint, failed_at)');

@@ -5,9 +5,10 @@ select plan(17);
 select columns_are('jq', 'jobs', array[
     'id', 'queue', 'type', 'payload', 'priority', 'run_at', 'status', 'locked_until', 'locked_by',
     'attempts', 'max_attempts', 'idempotency_key', 'tenant', 'last_error', 'created_at', 'cancel_requested',
-    'concurrency_key', 'deferred', 'orphaned', 'attempt_log', 'metadata'],
+    'concurrency_key', 'deferred', 'orphaned', 'attempt_log', 'metadata', 'generation'],
     'jq.jobs has exactly the data model''s columns');
-select col_is_pk('jq', 'jobs', 'id', 'id is the primary key');
+select col_is_pk('jq', 'jobs', array['id', 'generation'],
+                 'the primary key is (id, generation): a key of a partitioned table holds its partition key');
 select col_type_is('jq', 'jobs', 'id', 'uuid', 'id is a uuid');
 select col_type_is('jq', 'jobs', 'payload', 'jsonb', 'payload is jsonb');
 select col_type_is('jq', 'jobs', 'priority', 'smallint', 'priority is a smallint');

@@ -6,7 +6,8 @@ select plan(4);
 
 select set_eq(
     $$select conrelid::regclass::text || '.' || conname from pg_constraint
-       where connamespace = 'jq'::regnamespace and conname like '%\_queue\_format'$$,
+       where connamespace = 'jq'::regnamespace and conname like '%\_queue\_format'
+         and conislocal$$,  -- the partitions of jq.jobs inherit jobs_queue_format
     $$values ('jq.jobs.jobs_queue_format'), ('jq.dead_jobs.dead_jobs_queue_format'),
              ('jq.schedules.schedules_queue_format'), ('jq.tenant_policies.tenant_policies_queue_format'),
              ('jq.queue_settings.queue_settings_queue_format'),

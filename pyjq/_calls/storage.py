@@ -1,0 +1,39 @@
+"""Storage calls: the rotation of jq.jobs' generations and their sizes
+(sql/functions/storage.sql, docs/storage.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from . import Many
+
+__all__ = ["STORAGE", "STORAGE_ROTATE", "Rotation", "StoragePart"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rotation:
+    """What one jq_storage_rotate call did to one generation (3: jobs_waiting)."""
+
+    generation: int | None  # None: another session was rotating
+    outcome: str  # truncated, empty, current, draining, busy, promoted, rotating elsewhere
+    moved: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoragePart:
+    """One partition of jq.jobs, as jq_storage() reports it."""
+
+    generation: int
+    partition_name: str
+    role: str  # current, previous, oldest, waiting
+    live_rows: int
+    dead_rows: int
+    bytes: int
+    truncated_at: datetime | None
+    truncations: int
+    moved: int
+
+
+STORAGE_ROTATE: Many[Rotation] = Many(Rotation, "select * from jq.jq_storage_rotate()")
+STORAGE: Many[StoragePart] = Many(StoragePart, "select * from jq.jq_storage()")

@@ -1,0 +1,80 @@
+"""The rotation of jq.jobs' generations (docs/storage.md): ``jq_storage_rotate``
+just after every two-second slot boundary, so a generation is emptied and
+truncated as soon as it stops taking rows. Many workers may run it: one
+rotates, the others return at once ("rotating elsewhere").
+
+A generation that stays ``busy`` (another session holds a lock on it, e.g.
+``pg_dump`` or a transaction left open after reading jq.jobs) is logged once
+as a WARNING after :data:`BUSY_WARN_AFTER` consecutive refusals, and once
+more when it is truncated again."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from .._calls.storage import STORAGE_ROTATE
+from .connections import DATABASE_ERRORS, Connections
+from .log import log_db_error, logger
+from .state import RunState
+from .timing import BACKOFF_CAP
+
+__all__ = ["SLOT_SECONDS", "StorageRotation"]
+
+SLOT_SECONDS = 2.0  # jq._storage_slot's slot length (sql/functions/storage_slot.sql)
+AFTER_BOUNDARY = 0.05  # seconds after a slot boundary: statements begun in the old slot have ended
+BUSY_WARN_AFTER = 5  # consecutive 'busy' outcomes of one generation before a WARNING
+
+
+class StorageRotation:
+    def __init__(self, state: RunState, connections: Connections, *, worker_name: str, interval: float):
+        self._state = state
+        self._connections = connections
+        self._name = worker_name
+        self.interval = max(SLOT_SECONDS, interval)
+        self._busy: dict[int, int] = {}
+
+    async def run(self) -> None:
+        """Until cancelled: one call per interval, just after a slot boundary (by this host's clock)."""
+        while True:
+            await asyncio.sleep(self._until_next_boundary())
+            if not await self._rotate():
+                await asyncio.sleep(BACKOFF_CAP)
+
+    def _until_next_boundary(self) -> float:
+        now = time.time()
+        return self.interval - (now % self.interval) + AFTER_BOUNDARY
+
+    async def _rotate(self) -> bool:
+        self._state.stats["storage_rotate"] += 1
+        self._state.stats["round_trips"] += 1
+        try:
+            async with self._connections.connection() as conn:
+                rows = await STORAGE_ROTATE.run_async(conn)
+        except DATABASE_ERRORS as exc:
+            log_db_error(self._name, "jq_storage_rotate", exc)
+            return False
+        for row in rows:
+            if row.generation is None:
+                continue
+            if row.outcome == "truncated":
+                self._state.stats["storage_truncations"] += 1
+            self._note_busy(row.generation, row.outcome)
+        logger.debug("worker %s: jq_storage_rotate: %s", self._name, rows)
+        return True
+
+    def _note_busy(self, generation: int, outcome: str) -> None:
+        if outcome == "busy":
+            self._busy[generation] = self._busy.get(generation, 0) + 1
+            if self._busy[generation] == BUSY_WARN_AFTER:
+                logger.warning(
+                    "worker %s: jq.jobs generation %d could not be truncated %d times in a row: another session"
+                    " holds a lock on it (pg_dump, or a transaction left open after reading jq.jobs); claims stay"
+                    " correct but slow down while it lasts (docs/operations.md, Long transactions)",
+                    self._name,
+                    generation,
+                    BUSY_WARN_AFTER,
+                )
+        elif outcome in ("truncated", "empty", "promoted"):
+            if self._busy.pop(generation, 0) >= BUSY_WARN_AFTER:
+                logger.warning("worker %s: jq.jobs generation %d truncated again", self._name, generation)

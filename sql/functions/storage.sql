@@ -1,0 +1,194 @@
+-- Storage rotation of jq.jobs (docs/storage.md, migration 13).
+--
+-- Rows go into the generation of the two-second slot they were written in
+-- (jq._storage_slot). A generation that no longer takes rows is emptied and
+-- TRUNCATEd: a new, empty file, whatever snapshots other sessions hold, so
+-- the dead row versions a long transaction pins last a few seconds instead
+-- of its whole length.
+--
+-- Safety, the two rules every step keeps:
+--   * rows are moved only while this session holds the partition's ACCESS
+--     EXCLUSIVE lock, taken with lock_timeout (50 ms): no other statement
+--     can read, lock or change a row of it meanwhile, so nothing races the
+--     move (no lost completion, no 40001), and a table that another session
+--     uses (a pg_dump, a claim in a long transaction) is left for the next
+--     call after a wait of at most 50 ms;
+--   * the TRUNCATE follows the move in the same locked statement sequence,
+--     with the READ COMMITTED snapshot of a statement run after the lock was
+--     granted: every committed row is seen and moved, none is in flight.
+
+-- Moves every row of one partition that this transaction holds under ACCESS
+-- EXCLUSIVE into the generation of the current slot (p_target), or into
+-- jobs_waiting when it waits beyond the horizon, and truncates the partition.
+-- Returns how many rows moved. The insert goes through jq.jobs, so its NOTIFY
+-- trigger wakes workers waiting for the ready ones.
+create or replace function jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamptz)
+returns integer
+language plpgsql
+as $$
+declare
+    v_moved integer;
+begin
+    execute format(
+        'with gone as (delete from jq.%I returning *)
+         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
+                              attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
+                              cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
+                              generation)
+         select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
+                g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
+                g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
+                case when g.status = ''pending'' and g.deferred and g.run_at > $2 then 3 else $1 end
+           from gone g', p_part)
+        using p_target, p_wait_after;
+    get diagnostics v_moved = row_count;
+    execute format('truncate jq.%I', p_part);
+    return v_moved;
+end
+$$;
+
+-- Tries one generation: skipped when it is current, already empty on disk,
+-- or holds more live rows than settings.rotation_move_limit (a backlog is
+-- left to drain); otherwise locked (or 'busy' after lock_timeout), emptied
+-- and truncated.
+create or replace function jq._storage_rotate_generation(
+    p_generation smallint, p_wait_after timestamptz, p_move_limit integer)
+returns table(outcome text, moved integer)
+language plpgsql
+as $$
+declare
+    v_part text := 'jobs_g' || p_generation;
+    v_live integer;
+    v_moved integer;
+begin
+    if jq._storage_slot(clock_timestamp()) = p_generation then
+        return query select 'current', 0;
+        return;
+    end if;
+    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+        return query select 'empty', 0;
+        return;
+    end if;
+    execute format('select count(*) from (select 1 from jq.%I limit $1) x', v_part)
+       into v_live using p_move_limit + 1;
+    if v_live > p_move_limit then
+        return query select 'draining', 0;
+        return;
+    end if;
+    begin
+        execute format('lock table jq.%I in access exclusive mode', v_part);
+    exception when lock_not_available then
+        return query select 'busy', 0;
+        return;
+    end;
+    if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
+        return query select 'current', 0;
+        return;
+    end if;
+    v_moved := jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after);
+    update jq.storage_generations s
+       set truncated_at = clock_timestamp(), truncations = s.truncations + 1, moved = s.moved + v_moved
+     where s.generation = p_generation;
+    return query select 'truncated', v_moved;
+end
+$$;
+
+-- Brings jobs of jobs_waiting that fall due within the horizon into the
+-- current generation (at most p_move_limit, soonest first), under the
+-- partition's ACCESS EXCLUSIVE lock as any move. Returns how many, or null
+-- when the lock was not granted in time.
+create or replace function jq._storage_promote_waiting(p_due_before timestamptz, p_move_limit integer)
+returns integer
+language plpgsql
+as $$
+declare
+    v_moved integer;
+begin
+    if not exists (select 1 from jq.jobs_waiting w where w.run_at <= p_due_before) then
+        return 0;
+    end if;
+    begin
+        lock table jq.jobs_waiting in access exclusive mode;
+    exception when lock_not_available then
+        return null;
+    end;
+    with due as (
+        select w.id from jq.jobs_waiting w where w.run_at <= p_due_before order by w.run_at limit p_move_limit
+    ), gone as (
+        delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
+    )
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
+                         attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
+                         cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata, generation)
+    select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
+           g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
+           g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
+           jq._storage_slot(clock_timestamp())
+      from gone g;
+    get diagnostics v_moved = row_count;
+    return v_moved;
+end
+$$;
+
+create or replace function jq.jq_storage_rotate()
+returns table(generation smallint, outcome text, moved integer)
+language plpgsql
+security definer
+set search_path = jq, pg_catalog, pg_temp
+set standard_conforming_strings = on
+set lock_timeout = '50ms'
+as $$
+declare
+    v_settings  jq.settings;
+    v_now       timestamptz := jq._now();
+    v_slot      smallint := jq._storage_slot(clock_timestamp());
+    v_moved     integer;
+begin
+    if current_setting('transaction_isolation') <> 'read committed' then
+        raise exception 'jq_storage_rotate needs READ COMMITTED, not %', current_setting('transaction_isolation')
+              using errcode = '25001',
+                    hint = 'Call it outside an explicit transaction: a snapshot older than its lock would miss rows it must move.';
+    end if;
+    if not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+        return query select null::smallint, 'rotating elsewhere', 0;
+        return;
+    end if;
+    select * into v_settings from jq.settings;
+    -- The oldest generation first (the next slot's), then the one just left.
+    return query
+    select g.gen, r.outcome, r.moved
+      from unnest(array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint]) as g(gen)
+     cross join lateral jq._storage_rotate_generation(g.gen, v_now + v_settings.waiting_horizon,
+                                                      v_settings.rotation_move_limit) r;
+    v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon, v_settings.rotation_move_limit);
+    return query select 3::smallint, case when v_moved is null then 'busy' else 'promoted' end, coalesce(v_moved, 0);
+end
+$$;
+comment on function jq.jq_storage_rotate() is
+    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+
+create or replace function jq.jq_storage()
+returns table(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint,
+              bytes bigint, truncated_at timestamptz, truncations bigint, moved bigint)
+language sql
+stable
+security definer
+set search_path = jq, pg_catalog, pg_temp
+set standard_conforming_strings = on
+as $$
+    select p.generation, p.part,
+           case when p.generation = 3 then 'waiting'
+                when p.generation = jq._storage_slot(clock_timestamp()) then 'current'
+                when p.generation = (jq._storage_slot(clock_timestamp()) + 2) % 3 then 'previous'
+                else 'oldest' end,
+           coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0),
+           pg_total_relation_size(format('jq.%I', p.part)::regclass),
+           g.truncated_at, coalesce(g.truncations, 0), coalesce(g.moved, 0)
+      from (values (0::smallint, 'jobs_g0'), (1::smallint, 'jobs_g1'), (2::smallint, 'jobs_g2'),
+                   (3::smallint, 'jobs_waiting')) as p(generation, part)
+      left join pg_stat_user_tables s on s.relid = format('jq.%I', p.part)::regclass
+      left join jq.storage_generations g on g.generation = p.generation
+     order by p.generation
+$$;
+comment on function jq.jq_storage() is
+    'The partitions of jq.jobs -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';

@@ -1,0 +1,25 @@
+-- jq_storage reports the four partitions of jq.jobs: one current, one
+-- previous, one oldest, jobs_waiting; with sizes and the truncation counts.
+begin;
+select plan(5);
+
+select jq_test.at_slot_start() as cur \gset
+select is((select count(*)::int from jq.jq_storage()), 4, 'four partitions');
+select results_eq('select role from jq.jq_storage() order by generation',
+                  format($$values (%L), (%L), (%L), ('waiting'::text)$$,
+                         case :cur when 0 then 'current' when 1 then 'previous' else 'oldest' end,
+                         case :cur when 1 then 'current' when 2 then 'previous' else 'oldest' end,
+                         case :cur when 2 then 'current' when 0 then 'previous' else 'oldest' end),
+                  'roles follow the slot');
+select results_eq('select partition_name from jq.jq_storage() order by generation',
+                  $$values ('jobs_g0'::text), ('jobs_g1'), ('jobs_g2'), ('jobs_waiting')$$, 'partition names');
+select ok((select bool_and(bytes > 0) from jq.jq_storage()), 'sizes include the indexes (never 0)');
+select jq.jq_enqueue('t_st', '{}', 'st_q');
+select jq_test.store_in(id, (:cur + 1) % 3) from jq.jobs where queue = 'st_q';
+select count(*) as n_rows from jq.jq_storage_rotate() \gset
+select is((select truncations from jq.jq_storage() where generation = (:cur + 1) % 3),
+          (select truncations from jq.storage_generations where generation = (:cur + 1) % 3),
+          'truncations as jq.storage_generations counts them');
+
+select * from finish();
+rollback;
