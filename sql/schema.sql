@@ -1,4 +1,4 @@
--- jq 0.5.0: the schema a fresh install leaves (pg_dump --schema-only of schema jq, PostgreSQL 15;
+-- jq 0.6.0: the schema a fresh install leaves (pg_dump --schema-only of schema jq, PostgreSQL 15;
 -- owners and the dated jq.job_history_pYYYYMMDD partitions left out). Read this instead of merging the
 -- migrations in your head. Nothing runs this file: sql/install.sql installs jq.
 -- `make test` fails when install.sql drifts from it (tests/test_install.py). Regenerate it with
@@ -38,11 +38,12 @@ CREATE TYPE jq.claim_group AS (
 --
 
 CREATE TYPE jq.claim_job AS (
-	ctid tid,
 	type text,
 	concurrency_key text,
 	priority smallint,
-	tkey text
+	tkey text,
+	id uuid,
+	generation smallint
 );
 
 --
@@ -597,17 +598,18 @@ begin
         return p_jobs;
     end if;
     v_locked := array(
-        select row(null, k.type, k.concurrency_key, null, null)::jq.claim_job
+        select row(k.type, k.concurrency_key, null, null, null, null)::jq.claim_job
           from (select distinct j.type, j.concurrency_key
                   from unnest(p_jobs) j
                  where j.concurrency_key is not null) k
          where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.concurrency_key)));
     return array(
-        select row(x.ctid, x.type, x.concurrency_key, x.priority, x.tkey)::jq.claim_job
-          from (select j.ctid, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
+        select row(x.type, x.concurrency_key, x.priority, x.tkey, x.id, x.generation)::jq.claim_job
+          from (select j.id, j.generation, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
                        row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
                   from jq.jobs j
-                 where j.ctid = any (array(select y.ctid from unnest(p_jobs) y))) x
+                 where j.id = any (array(select y.id from unnest(p_jobs) y))
+                   and j.generation = any (array(select distinct y.generation from unnest(p_jobs) y))) x
           left join unnest(v_locked) lk on lk.type = x.type and lk.concurrency_key = x.concurrency_key
          where x.concurrency_key is null
             or (lk.concurrency_key is not null and x.krn <= jq._key_room(x.type, x.concurrency_key)));
@@ -624,7 +626,7 @@ CREATE FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with time zo
 begin
     update jq.jobs j
        set deferred = false
-     where j.ctid = any (array(
+     where j.id = any (array(
          with recursive lv(p) as (
              (select d.priority from jq.jobs d
                where d.queue = p_queue and d.status = 'pending' and d.deferred
@@ -636,10 +638,10 @@ begin
                from lv
               where lv.p is not null
          )
-         select x.ctid
+         select x.id
            from lv
           cross join lateral (
-              select d.ctid from jq.jobs d
+              select d.id from jq.jobs d
                where d.queue = p_queue and d.status = 'pending' and d.deferred
                  and d.priority = lv.p and d.run_at <= p_now
                order by d.run_at
@@ -745,7 +747,7 @@ begin
                     and j.run_at <= p_now
                     and (p_types is null or j.type = any(p_types))
                     and (p_skip_types is null or j.type <> all(p_skip_types))
-                    and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
+                    and j.id <> all (array(select x.id from unnest(p_jobs) x))
                   order by j.run_at
                   limit least(p_left, g.left_room)) j
         ), top as (
@@ -898,7 +900,7 @@ begin
     return query
     update jq.jobs j
        set status = 'processing', locked_by = p_worker, locked_until = p_now + p_lease, attempts = j.attempts + 1
-     where j.ctid = (select s.ctid from jq.jobs s
+     where (j.id, j.generation) = (select s.id, s.generation from jq.jobs s
                       where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
                         and (p_types is null or s.type = any(p_types))
                         and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
@@ -919,10 +921,10 @@ CREATE FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp wit
     AS $$
 begin
     return array(
-        select row(p.ctid, p.type, p.concurrency_key, q.priority, q.tkey)::jq.claim_job
+        select row(p.type, p.concurrency_key, q.priority, q.tkey, p.id, p.generation)::jq.claim_job
           from unnest(p_quotas) q
          cross join lateral (
-             select j.ctid, j.type, j.concurrency_key
+             select j.id, j.generation, j.type, j.concurrency_key
                from jq.jobs j
               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                 and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
@@ -931,7 +933,7 @@ begin
                 and (p_types is null or j.type = any(p_types))
                 and (p_skip_types is null or j.type <> all(p_skip_types))  -- paused types
                 and (j.concurrency_key is null or jq._key_room(j.type, j.concurrency_key) > 0)
-                and j.ctid <> all (array(select x.ctid from unnest(p_jobs) x))
+                and j.id <> all (array(select x.id from unnest(p_jobs) x))
               order by j.run_at
               limit q.quota
                 for update of j skip locked) p);
@@ -1985,6 +1987,124 @@ CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone
 $$;
 
 --
+-- Name: _storage_empty(text, smallint, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    AS $_$
+declare
+    v_moved integer;
+begin
+    execute format(
+        'with gone as (delete from jq.%I returning *)
+         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
+                              attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
+                              cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
+                              generation)
+         select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
+                g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
+                g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
+                case when g.status = ''pending'' and g.deferred and g.run_at > $2 then 3 else $1 end
+           from gone g', p_part)
+        using p_target, p_wait_after;
+    get diagnostics v_moved = row_count;
+    execute format('truncate jq.%I', p_part);
+    return v_moved;
+end
+$_$;
+
+--
+-- Name: _storage_promote_waiting(timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_moved integer;
+begin
+    if not exists (select 1 from jq.jobs_waiting w where w.run_at <= p_due_before) then
+        return 0;
+    end if;
+    begin
+        lock table jq.jobs_waiting in access exclusive mode;
+    exception when lock_not_available then
+        return null;
+    end;
+    with due as (
+        select w.id from jq.jobs_waiting w where w.run_at <= p_due_before order by w.run_at limit p_move_limit
+    ), gone as (
+        delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
+    )
+    insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
+                         attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
+                         cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata, generation)
+    select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
+           g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
+           g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
+           jq._storage_slot(clock_timestamp())
+      from gone g;
+    get diagnostics v_moved = row_count;
+    return v_moved;
+end
+$$;
+
+--
+-- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) RETURNS TABLE(outcome text, moved integer)
+    LANGUAGE plpgsql
+    AS $_$
+declare
+    v_part text := 'jobs_g' || p_generation;
+    v_live integer;
+    v_moved integer;
+begin
+    if jq._storage_slot(clock_timestamp()) = p_generation then
+        return query select 'current', 0;
+        return;
+    end if;
+    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+        return query select 'empty', 0;
+        return;
+    end if;
+    execute format('select count(*) from (select 1 from jq.%I limit $1) x', v_part)
+       into v_live using p_move_limit + 1;
+    if v_live > p_move_limit then
+        return query select 'draining', 0;
+        return;
+    end if;
+    begin
+        execute format('lock table jq.%I in access exclusive mode', v_part);
+    exception when lock_not_available then
+        return query select 'busy', 0;
+        return;
+    end;
+    if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
+        return query select 'current', 0;
+        return;
+    end if;
+    v_moved := jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after);
+    update jq.storage_generations s
+       set truncated_at = clock_timestamp(), truncations = s.truncations + 1, moved = s.moved + v_moved
+     where s.generation = p_generation;
+    return query select 'truncated', v_moved;
+end
+$_$;
+
+--
+-- Name: _storage_slot(timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_slot(p_at timestamp with time zone) RETURNS smallint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    select (floor(extract(epoch from p_at) / 2)::bigint % 3)::smallint
+$$;
+
+--
 -- Name: _take_idempotency_keys(text[], text[], uuid[], timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -2307,15 +2427,17 @@ begin
     end if;
 
     -- Step 6, lease (here, not in a step: a step returning the rows would copy
-    -- them once more). The update finds the locked rows by ctid (a row we
-    -- hold FOR UPDATE cannot move), saving a primary-key lookup per job.
+    -- them once more). The update finds the locked rows by primary key, in
+    -- the generations they were taken from (usually one: the others are
+    -- pruned).
     return query
     update jq.jobs j
        set status = 'processing',
            locked_by = p_worker,
            locked_until = v_now + p_lease,
            attempts = j.attempts + 1
-     where j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
+     where j.id = any (array(select x.id from unnest(v_jobs) x))
+       and j.generation = any (array(select distinct x.generation from unnest(v_jobs) x))
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 
@@ -3766,6 +3888,79 @@ $$;
 COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever it is (job_id) -> (job_id, type, queue, status scheduled|queued|running|failed_retrying|succeeded|cancelled|dead, attempts, max_attempts, run_at, next_attempt_at, last_error, created_at, finished_at, tenant, priority, cancel_requested, result); no row if unknown.';
 
 --
+-- Name: jq_storage(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_storage() RETURNS TABLE(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint, bytes bigint, truncated_at timestamp with time zone, truncations bigint, moved bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+    select p.generation, p.part,
+           case when p.generation = 3 then 'waiting'
+                when p.generation = jq._storage_slot(clock_timestamp()) then 'current'
+                when p.generation = (jq._storage_slot(clock_timestamp()) + 2) % 3 then 'previous'
+                else 'oldest' end,
+           coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0),
+           pg_total_relation_size(format('jq.%I', p.part)::regclass),
+           g.truncated_at, coalesce(g.truncations, 0), coalesce(g.moved, 0)
+      from (values (0::smallint, 'jobs_g0'), (1::smallint, 'jobs_g1'), (2::smallint, 'jobs_g2'),
+                   (3::smallint, 'jobs_waiting')) as p(generation, part)
+      left join pg_stat_user_tables s on s.relid = format('jq.%I', p.part)::regclass
+      left join jq.storage_generations g on g.generation = p.generation
+     order by p.generation
+$$;
+
+--
+-- Name: FUNCTION jq_storage(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_storage() IS 'The partitions of jq.jobs -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';
+
+--
+-- Name: jq_storage_rotate(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_storage_rotate() RETURNS TABLE(generation smallint, outcome text, moved integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    SET lock_timeout TO '50ms'
+    AS $$
+declare
+    v_settings  jq.settings;
+    v_now       timestamptz := jq._now();
+    v_slot      smallint := jq._storage_slot(clock_timestamp());
+    v_moved     integer;
+begin
+    if current_setting('transaction_isolation') <> 'read committed' then
+        raise exception 'jq_storage_rotate needs READ COMMITTED, not %', current_setting('transaction_isolation')
+              using errcode = '25001',
+                    hint = 'Call it outside an explicit transaction: a snapshot older than its lock would miss rows it must move.';
+    end if;
+    if not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+        return query select null::smallint, 'rotating elsewhere', 0;
+        return;
+    end if;
+    select * into v_settings from jq.settings;
+    -- The oldest generation first (the next slot's), then the one just left.
+    return query
+    select g.gen, r.outcome, r.moved
+      from unnest(array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint]) as g(gen)
+     cross join lateral jq._storage_rotate_generation(g.gen, v_now + v_settings.waiting_horizon,
+                                                      v_settings.rotation_move_limit) r;
+    v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon, v_settings.rotation_move_limit);
+    return query select 3::smallint, case when v_moved is null then 'busy' else 'promoted' end, coalesce(v_moved, 0);
+end
+$$;
+
+--
+-- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+
+--
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
 --
 
@@ -4356,6 +4551,67 @@ CREATE TABLE jq.jobs (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
+    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
+    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
+    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
+    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT jobs_status_valid CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text]))),
+    CONSTRAINT jobs_tenant_length CHECK (((char_length(tenant) >= 1) AND (char_length(tenant) <= 128))),
+    CONSTRAINT jobs_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+)
+PARTITION BY LIST (generation);
+
+--
+-- Name: TABLE jobs; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing), in generations (jobs_g0..g2, jobs_waiting) that jq_storage_rotate truncates: read it through the jq_* functions, a snapshot older than a truncation misses rows.';
+
+--
+-- Name: COLUMN jobs.metadata; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.jobs.metadata IS 'Headers of the job (an object of strings), e.g. the W3C trace context: traceparent, tracestate. Null when none.';
+
+--
+-- Name: COLUMN jobs.generation; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.jobs.generation IS 'Where the row is stored: 0..2 the generation of the two-second slot it was written in (jq._storage_slot), 3 jobs_waiting (due later than settings.waiting_horizon). Storage only: no rule reads it.';
+
+--
+-- Name: jobs_g0; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.jobs_g0 (
+    id uuid NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    type text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    priority smallint DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    locked_until timestamp with time zone,
+    locked_by text,
+    attempts smallint DEFAULT 0 NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    tenant text,
+    last_error text,
+    created_at timestamp with time zone NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    concurrency_key text,
+    deferred boolean DEFAULT false NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
+    metadata jsonb,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -4372,16 +4628,136 @@ CREATE TABLE jq.jobs (
 WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='2000', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='5000', autovacuum_analyze_scale_factor='0', autovacuum_analyze_threshold='5000', autovacuum_vacuum_cost_delay='0');
 
 --
--- Name: TABLE jobs; Type: COMMENT; Schema: jq
+-- Name: jobs_g1; Type: TABLE; Schema: jq
 --
 
-COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing); finished jobs leave at once. Use the jq_* functions, not this table.';
+CREATE TABLE jq.jobs_g1 (
+    id uuid NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    type text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    priority smallint DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    locked_until timestamp with time zone,
+    locked_by text,
+    attempts smallint DEFAULT 0 NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    tenant text,
+    last_error text,
+    created_at timestamp with time zone NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    concurrency_key text,
+    deferred boolean DEFAULT false NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
+    metadata jsonb,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
+    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
+    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
+    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
+    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT jobs_status_valid CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text]))),
+    CONSTRAINT jobs_tenant_length CHECK (((char_length(tenant) >= 1) AND (char_length(tenant) <= 128))),
+    CONSTRAINT jobs_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='2000', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='5000', autovacuum_analyze_scale_factor='0', autovacuum_analyze_threshold='5000', autovacuum_vacuum_cost_delay='0');
 
 --
--- Name: COLUMN jobs.metadata; Type: COMMENT; Schema: jq
+-- Name: jobs_g2; Type: TABLE; Schema: jq
 --
 
-COMMENT ON COLUMN jq.jobs.metadata IS 'Headers of the job (an object of strings), e.g. the W3C trace context: traceparent, tracestate. Null when none.';
+CREATE TABLE jq.jobs_g2 (
+    id uuid NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    type text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    priority smallint DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    locked_until timestamp with time zone,
+    locked_by text,
+    attempts smallint DEFAULT 0 NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    tenant text,
+    last_error text,
+    created_at timestamp with time zone NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    concurrency_key text,
+    deferred boolean DEFAULT false NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
+    metadata jsonb,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
+    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
+    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
+    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
+    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT jobs_status_valid CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text]))),
+    CONSTRAINT jobs_tenant_length CHECK (((char_length(tenant) >= 1) AND (char_length(tenant) <= 128))),
+    CONSTRAINT jobs_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='2000', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='5000', autovacuum_analyze_scale_factor='0', autovacuum_analyze_threshold='5000', autovacuum_vacuum_cost_delay='0');
+
+--
+-- Name: jobs_waiting; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.jobs_waiting (
+    id uuid NOT NULL,
+    queue text DEFAULT 'default'::text NOT NULL,
+    type text NOT NULL,
+    payload jsonb DEFAULT '{}'::jsonb NOT NULL,
+    priority smallint DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    locked_until timestamp with time zone,
+    locked_by text,
+    attempts smallint DEFAULT 0 NOT NULL,
+    max_attempts smallint NOT NULL,
+    idempotency_key text,
+    tenant text,
+    last_error text,
+    created_at timestamp with time zone NOT NULL,
+    cancel_requested boolean DEFAULT false NOT NULL,
+    concurrency_key text,
+    deferred boolean DEFAULT false NOT NULL,
+    orphaned smallint DEFAULT 0 NOT NULL,
+    attempt_log jsonb,
+    metadata jsonb,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
+    CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
+    CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
+    CONSTRAINT jobs_lease_consistent CHECK ((((status = 'processing'::text) = (locked_by IS NOT NULL)) AND ((status = 'processing'::text) = (locked_until IS NOT NULL)))),
+    CONSTRAINT jobs_max_attempts_range CHECK (((max_attempts >= 1) AND (max_attempts <= 1000))),
+    CONSTRAINT jobs_metadata_object CHECK ((jsonb_typeof(metadata) = 'object'::text)),
+    CONSTRAINT jobs_orphaned_range CHECK (((orphaned >= 0) AND (orphaned <= 1000))),
+    CONSTRAINT jobs_payload_object CHECK ((jsonb_typeof(payload) = 'object'::text)),
+    CONSTRAINT jobs_queue_format CHECK (jq._is_queue_name(queue)),
+    CONSTRAINT jobs_status_valid CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text]))),
+    CONSTRAINT jobs_tenant_length CHECK (((char_length(tenant) >= 1) AND (char_length(tenant) <= 128))),
+    CONSTRAINT jobs_type_length CHECK (((char_length(type) >= 1) AND (char_length(type) <= 128)))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='2000', autovacuum_vacuum_insert_scale_factor='0', autovacuum_vacuum_insert_threshold='5000', autovacuum_analyze_scale_factor='0', autovacuum_analyze_threshold='5000', autovacuum_vacuum_cost_delay='0');
+
+--
+-- Name: TABLE jobs_waiting; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.jobs_waiting IS 'Jobs due later than settings.waiting_horizon, out of the generations'' way; jq_storage_rotate moves them back when they come within it.';
 
 --
 -- Name: key_limits; Type: TABLE; Schema: jq
@@ -4544,6 +4920,8 @@ CREATE TABLE jq.settings (
     dead_retention interval DEFAULT '30 days'::interval NOT NULL,
     audit_retention interval DEFAULT '90 days'::interval,
     max_result_bytes integer DEFAULT 65536 NOT NULL,
+    waiting_horizon interval DEFAULT '00:05:00'::interval NOT NULL,
+    rotation_move_limit integer DEFAULT 2000 NOT NULL,
     CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
     CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
@@ -4554,7 +4932,9 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
     CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
     CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
+    CONSTRAINT settings_rotation_move_limit_range CHECK (((rotation_move_limit >= 10) AND (rotation_move_limit <= 100000))),
     CONSTRAINT settings_singleton CHECK (singleton),
+    CONSTRAINT settings_waiting_horizon_range CHECK (((waiting_horizon >= '00:00:10'::interval) AND (waiting_horizon <= '1 day'::interval))),
     CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
 );
 
@@ -4563,6 +4943,24 @@ CREATE TABLE jq.settings (
 --
 
 COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length, result bytes), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
+
+--
+-- Name: storage_generations; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.storage_generations (
+    generation smallint NOT NULL,
+    truncated_at timestamp with time zone,
+    truncations bigint DEFAULT 0 NOT NULL,
+    moved bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT storage_generations_valid CHECK (((generation >= 0) AND (generation <= 2)))
+);
+
+--
+-- Name: TABLE storage_generations; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -4641,6 +5039,30 @@ COMMENT ON COLUMN jq.workers.types IS 'The job types the worker handles, as it r
 ALTER TABLE ONLY jq.job_history ATTACH PARTITION jq.job_history_default DEFAULT;
 
 --
+-- Name: jobs_g0; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs ATTACH PARTITION jq.jobs_g0 FOR VALUES IN ('0');
+
+--
+-- Name: jobs_g1; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs ATTACH PARTITION jq.jobs_g1 FOR VALUES IN ('1');
+
+--
+-- Name: jobs_g2; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs ATTACH PARTITION jq.jobs_g2 FOR VALUES IN ('2');
+
+--
+-- Name: jobs_waiting; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs ATTACH PARTITION jq.jobs_waiting FOR VALUES IN ('3');
+
+--
 -- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: jq
 --
 
@@ -4673,7 +5095,35 @@ ALTER TABLE ONLY jq.idempotency_keys
 --
 
 ALTER TABLE ONLY jq.jobs
-    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id, generation);
+
+--
+-- Name: jobs_g0 jobs_g0_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs_g0
+    ADD CONSTRAINT jobs_g0_pkey PRIMARY KEY (id, generation);
+
+--
+-- Name: jobs_g1 jobs_g1_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs_g1
+    ADD CONSTRAINT jobs_g1_pkey PRIMARY KEY (id, generation);
+
+--
+-- Name: jobs_g2 jobs_g2_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs_g2
+    ADD CONSTRAINT jobs_g2_pkey PRIMARY KEY (id, generation);
+
+--
+-- Name: jobs_waiting jobs_waiting_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.jobs_waiting
+    ADD CONSTRAINT jobs_waiting_pkey PRIMARY KEY (id, generation);
 
 --
 -- Name: key_limits key_limits_pkey; Type: CONSTRAINT; Schema: jq
@@ -4723,6 +5173,13 @@ ALTER TABLE ONLY jq.schedules
 
 ALTER TABLE ONLY jq.settings
     ADD CONSTRAINT settings_pkey PRIMARY KEY (singleton);
+
+--
+-- Name: storage_generations storage_generations_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.storage_generations
+    ADD CONSTRAINT storage_generations_pkey PRIMARY KEY (generation);
 
 --
 -- Name: tenant_policies tenant_policies_pkey; Type: CONSTRAINT; Schema: jq
@@ -4827,55 +5284,277 @@ CREATE INDEX job_history_default_tenant_created_at_id_idx ON jq.job_history_defa
 -- Name: jobs_claim_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_claim_idx ON jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+CREATE INDEX jobs_claim_idx ON ONLY jq.jobs USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
 
 --
 -- Name: jobs_created_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_created_idx ON jq.jobs USING btree (created_at, id);
+CREATE INDEX jobs_created_idx ON ONLY jq.jobs USING btree (created_at, id);
 
 --
 -- Name: jobs_deferred_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_deferred_idx ON jq.jobs USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
+CREATE INDEX jobs_deferred_idx ON ONLY jq.jobs USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
+
+--
+-- Name: jobs_g0_claim_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_claim_idx ON jq.jobs_g0 USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+
+--
+-- Name: jobs_g0_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_created_idx ON jq.jobs_g0 USING btree (created_at, id);
+
+--
+-- Name: jobs_g0_deferred_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_deferred_idx ON jq.jobs_g0 USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
 
 --
 -- Name: jobs_lease_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_lease_idx ON jq.jobs USING btree (queue, locked_until) WHERE (status = 'processing'::text);
+CREATE INDEX jobs_lease_idx ON ONLY jq.jobs USING btree (queue, locked_until) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_g0_lease_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_lease_idx ON jq.jobs_g0 USING btree (queue, locked_until) WHERE (status = 'processing'::text);
 
 --
 -- Name: jobs_locked_by_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_locked_by_idx ON jq.jobs USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
+CREATE INDEX jobs_locked_by_idx ON ONLY jq.jobs USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_g0_locked_by_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_locked_by_idx ON jq.jobs_g0 USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
 
 --
 -- Name: jobs_running_key_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_running_key_idx ON jq.jobs USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
+CREATE INDEX jobs_running_key_idx ON ONLY jq.jobs USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
+
+--
+-- Name: jobs_g0_running_key_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_running_key_idx ON jq.jobs_g0 USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
 
 --
 -- Name: jobs_running_tenant_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_running_tenant_idx ON jq.jobs USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
+CREATE INDEX jobs_running_tenant_idx ON ONLY jq.jobs USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
+
+--
+-- Name: jobs_g0_running_tenant_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_running_tenant_idx ON jq.jobs_g0 USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
 
 --
 -- Name: jobs_suspect_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_suspect_idx ON jq.jobs USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
+CREATE INDEX jobs_suspect_idx ON ONLY jq.jobs USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
+
+--
+-- Name: jobs_g0_suspect_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_suspect_idx ON jq.jobs_g0 USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
 
 --
 -- Name: jobs_tenant_created_idx; Type: INDEX; Schema: jq
 --
 
-CREATE INDEX jobs_tenant_created_idx ON jq.jobs USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+CREATE INDEX jobs_tenant_created_idx ON ONLY jq.jobs USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
+-- Name: jobs_g0_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g0_tenant_created_idx ON jq.jobs_g0 USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
+-- Name: jobs_g1_claim_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_claim_idx ON jq.jobs_g1 USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+
+--
+-- Name: jobs_g1_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_created_idx ON jq.jobs_g1 USING btree (created_at, id);
+
+--
+-- Name: jobs_g1_deferred_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_deferred_idx ON jq.jobs_g1 USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
+
+--
+-- Name: jobs_g1_lease_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_lease_idx ON jq.jobs_g1 USING btree (queue, locked_until) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_g1_locked_by_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_locked_by_idx ON jq.jobs_g1 USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_g1_running_key_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_running_key_idx ON jq.jobs_g1 USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
+
+--
+-- Name: jobs_g1_running_tenant_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_running_tenant_idx ON jq.jobs_g1 USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
+
+--
+-- Name: jobs_g1_suspect_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_suspect_idx ON jq.jobs_g1 USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
+
+--
+-- Name: jobs_g1_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g1_tenant_created_idx ON jq.jobs_g1 USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
+-- Name: jobs_g2_claim_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_claim_idx ON jq.jobs_g2 USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+
+--
+-- Name: jobs_g2_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_created_idx ON jq.jobs_g2 USING btree (created_at, id);
+
+--
+-- Name: jobs_g2_deferred_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_deferred_idx ON jq.jobs_g2 USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
+
+--
+-- Name: jobs_g2_lease_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_lease_idx ON jq.jobs_g2 USING btree (queue, locked_until) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_g2_locked_by_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_locked_by_idx ON jq.jobs_g2 USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_g2_running_key_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_running_key_idx ON jq.jobs_g2 USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
+
+--
+-- Name: jobs_g2_running_tenant_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_running_tenant_idx ON jq.jobs_g2 USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
+
+--
+-- Name: jobs_g2_suspect_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_suspect_idx ON jq.jobs_g2 USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
+
+--
+-- Name: jobs_g2_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_g2_tenant_created_idx ON jq.jobs_g2 USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
+
+--
+-- Name: jobs_waiting_claim_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_claim_idx ON jq.jobs_waiting USING btree (queue, priority DESC, COALESCE(tenant, ''::text), run_at) WHERE ((status = 'pending'::text) AND (NOT deferred));
+
+--
+-- Name: jobs_waiting_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_created_idx ON jq.jobs_waiting USING btree (created_at, id);
+
+--
+-- Name: jobs_waiting_deferred_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_deferred_idx ON jq.jobs_waiting USING btree (queue, priority DESC, run_at) WHERE ((status = 'pending'::text) AND deferred);
+
+--
+-- Name: jobs_waiting_due_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_due_idx ON jq.jobs_waiting USING btree (run_at);
+
+--
+-- Name: jobs_waiting_lease_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_lease_idx ON jq.jobs_waiting USING btree (queue, locked_until) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_waiting_locked_by_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_locked_by_idx ON jq.jobs_waiting USING btree (locked_by, orphaned DESC) WHERE (status = 'processing'::text);
+
+--
+-- Name: jobs_waiting_running_key_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_running_key_idx ON jq.jobs_waiting USING btree (type, concurrency_key) WHERE ((status = 'processing'::text) AND (concurrency_key IS NOT NULL));
+
+--
+-- Name: jobs_waiting_running_tenant_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_running_tenant_idx ON jq.jobs_waiting USING btree (queue, tenant) WHERE ((status = 'processing'::text) AND (tenant IS NOT NULL));
+
+--
+-- Name: jobs_waiting_suspect_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_suspect_idx ON jq.jobs_waiting USING btree (queue, run_at) WHERE ((status = 'pending'::text) AND (orphaned >= 2));
+
+--
+-- Name: jobs_waiting_tenant_created_idx; Type: INDEX; Schema: jq
+--
+
+CREATE INDEX jobs_waiting_tenant_created_idx ON jq.jobs_waiting USING btree (tenant, created_at, id) WHERE (tenant IS NOT NULL);
 
 --
 -- Name: queue_pauses_key_idx; Type: INDEX; Schema: jq
@@ -4912,6 +5591,246 @@ ALTER INDEX jq.job_history_id_idx ATTACH PARTITION jq.job_history_default_id_idx
 --
 
 ALTER INDEX jq.job_history_tenant_created_idx ATTACH PARTITION jq.job_history_default_tenant_created_at_id_idx;
+
+--
+-- Name: jobs_g0_claim_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_claim_idx ATTACH PARTITION jq.jobs_g0_claim_idx;
+
+--
+-- Name: jobs_g0_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_created_idx ATTACH PARTITION jq.jobs_g0_created_idx;
+
+--
+-- Name: jobs_g0_deferred_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_deferred_idx ATTACH PARTITION jq.jobs_g0_deferred_idx;
+
+--
+-- Name: jobs_g0_lease_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_lease_idx ATTACH PARTITION jq.jobs_g0_lease_idx;
+
+--
+-- Name: jobs_g0_locked_by_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_locked_by_idx ATTACH PARTITION jq.jobs_g0_locked_by_idx;
+
+--
+-- Name: jobs_g0_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_pkey ATTACH PARTITION jq.jobs_g0_pkey;
+
+--
+-- Name: jobs_g0_running_key_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_key_idx ATTACH PARTITION jq.jobs_g0_running_key_idx;
+
+--
+-- Name: jobs_g0_running_tenant_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_tenant_idx ATTACH PARTITION jq.jobs_g0_running_tenant_idx;
+
+--
+-- Name: jobs_g0_suspect_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_suspect_idx ATTACH PARTITION jq.jobs_g0_suspect_idx;
+
+--
+-- Name: jobs_g0_tenant_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_tenant_created_idx ATTACH PARTITION jq.jobs_g0_tenant_created_idx;
+
+--
+-- Name: jobs_g1_claim_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_claim_idx ATTACH PARTITION jq.jobs_g1_claim_idx;
+
+--
+-- Name: jobs_g1_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_created_idx ATTACH PARTITION jq.jobs_g1_created_idx;
+
+--
+-- Name: jobs_g1_deferred_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_deferred_idx ATTACH PARTITION jq.jobs_g1_deferred_idx;
+
+--
+-- Name: jobs_g1_lease_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_lease_idx ATTACH PARTITION jq.jobs_g1_lease_idx;
+
+--
+-- Name: jobs_g1_locked_by_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_locked_by_idx ATTACH PARTITION jq.jobs_g1_locked_by_idx;
+
+--
+-- Name: jobs_g1_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_pkey ATTACH PARTITION jq.jobs_g1_pkey;
+
+--
+-- Name: jobs_g1_running_key_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_key_idx ATTACH PARTITION jq.jobs_g1_running_key_idx;
+
+--
+-- Name: jobs_g1_running_tenant_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_tenant_idx ATTACH PARTITION jq.jobs_g1_running_tenant_idx;
+
+--
+-- Name: jobs_g1_suspect_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_suspect_idx ATTACH PARTITION jq.jobs_g1_suspect_idx;
+
+--
+-- Name: jobs_g1_tenant_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_tenant_created_idx ATTACH PARTITION jq.jobs_g1_tenant_created_idx;
+
+--
+-- Name: jobs_g2_claim_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_claim_idx ATTACH PARTITION jq.jobs_g2_claim_idx;
+
+--
+-- Name: jobs_g2_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_created_idx ATTACH PARTITION jq.jobs_g2_created_idx;
+
+--
+-- Name: jobs_g2_deferred_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_deferred_idx ATTACH PARTITION jq.jobs_g2_deferred_idx;
+
+--
+-- Name: jobs_g2_lease_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_lease_idx ATTACH PARTITION jq.jobs_g2_lease_idx;
+
+--
+-- Name: jobs_g2_locked_by_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_locked_by_idx ATTACH PARTITION jq.jobs_g2_locked_by_idx;
+
+--
+-- Name: jobs_g2_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_pkey ATTACH PARTITION jq.jobs_g2_pkey;
+
+--
+-- Name: jobs_g2_running_key_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_key_idx ATTACH PARTITION jq.jobs_g2_running_key_idx;
+
+--
+-- Name: jobs_g2_running_tenant_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_tenant_idx ATTACH PARTITION jq.jobs_g2_running_tenant_idx;
+
+--
+-- Name: jobs_g2_suspect_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_suspect_idx ATTACH PARTITION jq.jobs_g2_suspect_idx;
+
+--
+-- Name: jobs_g2_tenant_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_tenant_created_idx ATTACH PARTITION jq.jobs_g2_tenant_created_idx;
+
+--
+-- Name: jobs_waiting_claim_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_claim_idx ATTACH PARTITION jq.jobs_waiting_claim_idx;
+
+--
+-- Name: jobs_waiting_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_created_idx ATTACH PARTITION jq.jobs_waiting_created_idx;
+
+--
+-- Name: jobs_waiting_deferred_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_deferred_idx ATTACH PARTITION jq.jobs_waiting_deferred_idx;
+
+--
+-- Name: jobs_waiting_lease_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_lease_idx ATTACH PARTITION jq.jobs_waiting_lease_idx;
+
+--
+-- Name: jobs_waiting_locked_by_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_locked_by_idx ATTACH PARTITION jq.jobs_waiting_locked_by_idx;
+
+--
+-- Name: jobs_waiting_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_pkey ATTACH PARTITION jq.jobs_waiting_pkey;
+
+--
+-- Name: jobs_waiting_running_key_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_key_idx ATTACH PARTITION jq.jobs_waiting_running_key_idx;
+
+--
+-- Name: jobs_waiting_running_tenant_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_running_tenant_idx ATTACH PARTITION jq.jobs_waiting_running_tenant_idx;
+
+--
+-- Name: jobs_waiting_suspect_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_suspect_idx ATTACH PARTITION jq.jobs_waiting_suspect_idx;
+
+--
+-- Name: jobs_waiting_tenant_created_idx; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.jobs_tenant_created_idx ATTACH PARTITION jq.jobs_waiting_tenant_created_idx;
 
 --
 -- Name: jobs jobs_notify_ready; Type: TRIGGER; Schema: jq
@@ -5446,6 +6365,34 @@ REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with ti
 GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_slot(p_at timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) TO jq_admin;
+
+--
 -- Name: FUNCTION _take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -5765,6 +6712,22 @@ GRANT ALL ON FUNCTION jq.jq_status(p_job_id uuid) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_status(p_job_id uuid) TO jq_admin;
 
 --
+-- Name: FUNCTION jq_storage(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_storage() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_storage() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_storage() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_storage_rotate(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_storage_rotate() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_storage_rotate() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_storage_rotate() TO jq_admin;
+
+--
 -- Name: FUNCTION jq_tenant_policies(); Type: ACL; Schema: jq
 --
 
@@ -5897,6 +6860,30 @@ GRANT SELECT ON TABLE jq.job_history_default TO jq_admin;
 GRANT SELECT ON TABLE jq.jobs TO jq_admin;
 
 --
+-- Name: TABLE jobs_g0; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.jobs_g0 TO jq_admin;
+
+--
+-- Name: TABLE jobs_g1; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.jobs_g1 TO jq_admin;
+
+--
+-- Name: TABLE jobs_g2; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.jobs_g2 TO jq_admin;
+
+--
+-- Name: TABLE jobs_waiting; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.jobs_waiting TO jq_admin;
+
+--
 -- Name: TABLE key_limits; Type: ACL; Schema: jq
 --
 
@@ -6003,6 +6990,24 @@ GRANT UPDATE(audit_retention) ON TABLE jq.settings TO jq_admin;
 --
 
 GRANT UPDATE(max_result_bytes) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.waiting_horizon; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(waiting_horizon) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_move_limit; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_move_limit) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: TABLE storage_generations; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.storage_generations TO jq_admin;
 
 --
 -- Name: TABLE tenant_policies; Type: ACL; Schema: jq

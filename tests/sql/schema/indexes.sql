@@ -52,8 +52,8 @@ begin
            for update skip locked$q$ into v_plan;
     insert into claim_plan values (v_plan::text);
 end $$;
-select ok((select plan ~ '"Index Name": "jobs_claim_idx"' and plan !~ '"Node Type": "(Incremental )?Sort"' from claim_plan),
-          'the claim query reads jobs_claim_idx in order, with no sort');
+select ok((select plan ~ '"Index Name": "jobs_g[0-2]_claim_idx"' and plan !~ '"Node Type": "(Incremental )?Sort"' from claim_plan),
+          'the claim query reads each generation''s jobs_claim_idx in order (a Merge Append), with no sort');
 
 select * from finish();
 rollback;
