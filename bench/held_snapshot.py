@@ -152,16 +152,20 @@ class HeldSnapshot:
 # -- what is sampled -------------------------------------------------------------------
 
 
+# The tables that hold a table's rows: its leaf partitions (jq.jobs since 0.6.0), or the table itself.
+LEAVES = """select p.relid from pg_partition_tree({0}) p where p.isleaf
+            union all select {0} where not exists (select 1 from pg_partition_tree({0}))"""
+
+
 def table_sizes(conn: psycopg.Connection, tables: list[str]) -> dict[str, dict[str, Any]]:
     """Total size (heap + indexes + TOAST) and the statistics' live and dead tuples of each table."""
     rows = conn.execute(
         # A partitioned table (jq.jobs since 0.6.0) counts as the sum of its partitions.
-        """select t.name, sum(pg_total_relation_size(p.relid))::bigint, sum(s.n_live_tup)::bigint,
+        f"""select t.name, sum(pg_total_relation_size(p.relid))::bigint, sum(s.n_live_tup)::bigint,
                   sum(s.n_dead_tup)::bigint, sum(s.autovacuum_count)::bigint
              from unnest(%s::text[]) as t(name)
-             cross join lateral pg_partition_tree(t.name::regclass) p
+             cross join lateral ({LEAVES.format("t.name::regclass")}) p
              left join pg_stat_user_tables s on s.relid = p.relid
-            where p.isleaf
             group by t.name""",
         [tables],
     ).fetchall()
@@ -179,8 +183,8 @@ def exact_state(conn: psycopg.Connection, tables: list[str]) -> dict[str, dict[s
             conn,
             "select sum(s.table_len)::bigint, sum(s.tuple_count)::bigint, sum(s.dead_tuple_count)::bigint,"
             "       round((sum(s.free_space) * 100.0 / nullif(sum(s.table_len), 0))::numeric, 1)"
-            "  from pg_partition_tree(%s::regclass) p cross join lateral pgstattuple(p.relid) s where p.isleaf",
-            [name],
+            f"  from ({LEAVES.format('%(t)s::regclass')}) p cross join lateral pgstattuple(p.relid) s",
+            {"t": name},
         )
         out[name] = {
             "heap_bytes": length,

@@ -340,7 +340,10 @@ def urgent_pickup(
 # -- f. bloat -----------------------------------------------------------------------------
 
 _TABLE_STATE = """
-with parts as (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf)  -- jq.jobs or its partitions
+with parts as (  -- jq.jobs' partitions (0.6.0 on), or jq.jobs itself
+    select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf
+    union all select 'jq.jobs'::regclass where not exists (select 1 from pg_partition_tree('jq.jobs'))
+)
 select (select sum(pg_relation_size(relid))::bigint from parts) as heap_bytes,
        (select sum(pg_indexes_size(relid))::bigint from parts) as index_bytes,
        (select sum(n_live_tup)::bigint from pg_stat_user_tables where relid in (select relid from parts)) as n_live_tup,
@@ -511,9 +514,10 @@ def bloat(
                 b, dead = conn.execute(
                     """select sum(pg_relation_size(p.relid) + pg_indexes_size(p.relid))::bigint,
                               coalesce(sum(s.n_dead_tup), 0)::bigint
-                         from pg_partition_tree('jq.jobs') p
-                         left join pg_stat_user_tables s on s.relid = p.relid
-                        where p.isleaf"""
+                         from (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf
+                               union all select 'jq.jobs'::regclass
+                                where not exists (select 1 from pg_partition_tree('jq.jobs'))) p
+                         left join pg_stat_user_tables s on s.relid = p.relid"""
                 ).fetchone()
                 peak["bytes"] = max(peak["bytes"], b)
                 peak["n_dead_tup"] = max(peak["n_dead_tup"], dead or 0)
