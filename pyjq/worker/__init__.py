@@ -86,10 +86,10 @@ from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
 from .maintenance import Maintenance
-from .storage import StorageRotation
 from .registry import Registry
 from .shutdown import shut_down
 from .state import Handler, RunState
+from .storage import StorageRotation
 from .threads import HandlerThreads
 from .timing import Backoff
 from .unhandled import UnhandledTypes

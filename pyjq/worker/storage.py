@@ -14,6 +14,7 @@ import asyncio
 import time
 
 from .._calls.storage import STORAGE_ROTATE
+from ..errors import NotInstalled
 from .connections import DATABASE_ERRORS, Connections
 from .log import log_db_error, logger
 from .state import RunState
@@ -35,10 +36,19 @@ class StorageRotation:
         self._busy: dict[int, int] = {}
 
     async def run(self) -> None:
-        """Until cancelled: one call per interval, just after a slot boundary (by this host's clock)."""
+        """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
+        one call per interval, just after a slot boundary (by this host's clock)."""
         while True:
             await asyncio.sleep(self._until_next_boundary())
-            if not await self._rotate():
+            try:
+                ok = await self._rotate()
+            except NotInstalled:
+                logger.warning(
+                    "worker %s: the database has no jq_storage_rotate (jq older than 0.6.0): storage rotation off",
+                    self._name,
+                )
+                return
+            if not ok:
                 await asyncio.sleep(BACKOFF_CAP)
 
     def _until_next_boundary(self) -> float:
@@ -51,6 +61,8 @@ class StorageRotation:
         try:
             async with self._connections.connection() as conn:
                 rows = await STORAGE_ROTATE.run_async(conn)
+        except NotInstalled:
+            raise
         except DATABASE_ERRORS as exc:
             log_db_error(self._name, "jq_storage_rotate", exc)
             return False
@@ -76,5 +88,11 @@ class StorageRotation:
                     BUSY_WARN_AFTER,
                 )
         elif outcome in ("truncated", "empty", "promoted"):
-            if self._busy.pop(generation, 0) >= BUSY_WARN_AFTER:
-                logger.warning("worker %s: jq.jobs generation %d truncated again", self._name, generation)
+            refused = self._busy.pop(generation, 0)
+            if refused >= BUSY_WARN_AFTER:
+                logger.warning(
+                    "worker %s: jq.jobs generation %d truncated again after %d refusals",
+                    self._name,
+                    generation,
+                    refused,
+                )
