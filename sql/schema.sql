@@ -1525,7 +1525,7 @@ $$;
 --
 
 CREATE FUNCTION jq._key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone) RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE sql
     AS $$
     select p_expires_at <= p_now and not exists (select 1 from jq.jobs j where j.id = p_job_id)
 $$;
@@ -1934,7 +1934,7 @@ $$;
 --
 
 CREATE FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) RETURNS TABLE(type text, run_at timestamp with time zone)
-    LANGUAGE sql STABLE
+    LANGUAGE sql
     AS $$
     (select j.type, j.run_at
        from jq.jobs j
@@ -2195,7 +2195,7 @@ $$;
 --
 
 CREATE FUNCTION jq._worker_isolation(p_worker text) RETURNS text
-    LANGUAGE plpgsql STABLE
+    LANGUAGE plpgsql
     AS $$
 declare
     v_orphaned smallint;
@@ -2839,7 +2839,7 @@ COMMENT ON FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease int
 --
 
 CREATE FUNCTION jq.jq_job_attempts(p_job_id uuid) RETURNS TABLE(attempt integer, failed_at timestamp with time zone, worker text, error text)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
@@ -2885,7 +2885,7 @@ COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a j
 --
 
 CREATE FUNCTION jq.jq_job_detail(p_job_id uuid) RETURNS TABLE(job_id uuid, location text, payload jsonb, idempotency_key text, concurrency_key text, lease_holder text, lease_until timestamp with time zone)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
@@ -2911,7 +2911,7 @@ COMMENT ON FUNCTION jq.jq_job_detail(p_job_id uuid) IS 'A job''s payload, keys a
 --
 
 CREATE FUNCTION jq.jq_jobs(p_filter jsonb DEFAULT '{}'::jsonb, p_limit integer DEFAULT 50, p_cursor text DEFAULT NULL::text, p_oldest_first boolean DEFAULT false) RETURNS TABLE(job_id uuid, type text, queue text, status text, priority integer, tenant text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, created_at timestamp with time zone, finished_at timestamp with time zone, last_error text, cursor text)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $_$
@@ -3803,7 +3803,7 @@ COMMENT ON FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting 
 --
 
 CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled bigint, running bigint, oldest_ready_age interval, dead bigint, paused boolean)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
@@ -3847,7 +3847,7 @@ COMMENT ON FUNCTION jq.jq_stats() IS 'Per queue: (queue, ready, scheduled, runni
 --
 
 CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text, queue text, status text, attempts smallint, max_attempts smallint, run_at timestamp with time zone, next_attempt_at timestamp with time zone, last_error text, created_at timestamp with time zone, finished_at timestamp with time zone, tenant text, priority smallint, cancel_requested boolean, result jsonb)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
@@ -4050,7 +4050,7 @@ COMMENT ON FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weigh
 --
 
 CREATE FUNCTION jq.jq_tenants(p_queue text DEFAULT NULL::text) RETURNS TABLE(queue text, tenant text, ready bigint, scheduled bigint, running bigint, weight integer, max_running integer, served bigint)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
@@ -4314,7 +4314,7 @@ COMMENT ON FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host 
 --
 
 CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid integer, queues jsonb, version text, started_at timestamp with time zone, last_seen timestamp with time zone, state text, running integer, types text[])
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$

@@ -217,7 +217,15 @@ def test_psycopg2_is_refused(dsn: str) -> None:
 @pytest.mark.skipif(importlib.util.find_spec("asyncpg") is None, reason="asyncpg is not installed")
 def test_asyncpg_is_refused(dsn: str) -> None:
     async def scenario() -> None:
-        eng = create_async_engine("postgresql+asyncpg://", **_engine_args(dsn))
+        # asyncpg names its arguments its own way (database, not dbname).
+        d = conninfo_to_dict(dsn)
+        args = {
+            "host": d.get("host"),
+            "port": int(d.get("port") or 5432),
+            "user": d.get("user"),
+            "database": d["dbname"],
+        }
+        eng = create_async_engine("postgresql+asyncpg://", connect_args=args)
         try:
             async with AsyncSession(eng) as session:
                 with pytest.raises(TypeError, match=r"postgresql\+asyncpg.*postgresql\+psycopg://"):

@@ -1,7 +1,11 @@
 """The rotation of jq.jobs' generations (docs/storage.md): ``jq_storage_rotate``
-just after every two-second slot boundary, so a generation is emptied and
-truncated as soon as it stops taking rows. Many workers may run it: one
-rotates, the others return at once ("rotating elsewhere").
+just after every two-second slot boundary while the worker is busy, so a
+generation is emptied and truncated as soon as it stops taking rows. Many
+workers may run it: one rotates, the others return at once ("rotating
+elsewhere"). An idle worker (nothing held, completed or failed since its last
+call) calls it only every :data:`IDLE_INTERVAL` seconds: idle workers cost
+next to nothing, and still truncate what busy workers of other languages
+leave behind.
 
 A generation that stays ``busy`` (another session holds a lock on it, e.g.
 ``pg_dump`` or a transaction left open after reading jq.jobs) is logged once
@@ -25,6 +29,7 @@ __all__ = ["SLOT_SECONDS", "StorageRotation"]
 SLOT_SECONDS = 2.0  # jq._storage_slot's slot length (sql/functions/storage_slot.sql)
 AFTER_BOUNDARY = 0.05  # seconds after a slot boundary: statements begun in the old slot have ended
 BUSY_WARN_AFTER = 5  # consecutive 'busy' outcomes of one generation before a WARNING
+IDLE_INTERVAL = 30.0  # seconds between calls of a worker that did nothing meanwhile
 
 
 class StorageRotation:
@@ -34,12 +39,16 @@ class StorageRotation:
         self._name = worker_name
         self.interval = max(SLOT_SECONDS, interval)
         self._busy: dict[int, int] = {}
+        self._seen: tuple[int, ...] = self._activity()
+        self._last_call = time.monotonic()
 
     async def run(self) -> None:
         """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
         one call per interval, just after a slot boundary (by this host's clock)."""
         while True:
             await asyncio.sleep(self._until_next_boundary())
+            if not self._due():
+                continue
             try:
                 ok = await self._rotate()
             except NotInstalled:
@@ -50,6 +59,21 @@ class StorageRotation:
                 return
             if not ok:
                 await asyncio.sleep(BACKOFF_CAP)
+
+    def _activity(self) -> tuple[int, ...]:
+        """What changes whenever this worker touched jq.jobs (the rows a rotation would move or free)."""
+        stats = self._state.stats
+        return (stats["complete"], stats["fail"], stats["heartbeat"], stats["release"], len(self._state.held_ids()))
+
+    def _due(self) -> bool:
+        """Busy since the last call (or holding jobs), or idle for IDLE_INTERVAL."""
+        now, seen = time.monotonic(), self._activity()
+        busy = seen != self._seen or seen[-1] > 0
+        self._seen = seen
+        if busy or now - self._last_call >= IDLE_INTERVAL:
+            self._last_call = now
+            return True
+        return False
 
     def _until_next_boundary(self) -> float:
         now = time.time()

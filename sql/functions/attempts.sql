@@ -40,7 +40,7 @@ $$;
 create or replace function jq.jq_job_attempts(p_job_id uuid)
 returns table (attempt integer, failed_at timestamptz, worker text, error text)
 language plpgsql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).

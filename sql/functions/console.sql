@@ -11,7 +11,7 @@ returns table (
     lease_holder    text,
     lease_until     timestamptz)
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).

@@ -102,7 +102,7 @@ $error_fingerprint$;
 create or replace function jq._key_is_free(p_expires_at timestamptz, p_job_id uuid, p_now timestamptz)
 returns boolean
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 as $$
     select p_expires_at <= p_now and not exists (select 1 from jq.jobs j where j.id = p_job_id)
 $$;

@@ -24,7 +24,7 @@ returns table (
     cancel_requested boolean,
     result           jsonb)
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
@@ -110,7 +110,7 @@ returns table (
     dead             bigint,
     paused           boolean)
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).

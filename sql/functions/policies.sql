@@ -187,7 +187,7 @@ create or replace function jq.jq_tenants(p_queue text default null)
 returns table (queue text, tenant text, ready bigint, scheduled bigint, running bigint,
                weight integer, max_running integer, served bigint)
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).

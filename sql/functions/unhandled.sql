@@ -26,7 +26,7 @@
 create or replace function jq._runnable_sample(p_queue text, p_now timestamptz)
 returns table (type text, run_at timestamptz)
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 as $$
     (select j.type, j.run_at
        from jq.jobs j

@@ -130,7 +130,7 @@ $$;
 create or replace function jq._worker_isolation(p_worker text)
 returns text
 language plpgsql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 as $$
 declare
     v_orphaned smallint;
@@ -320,7 +320,7 @@ returns table (
     running    integer,
     types      text[])
 language sql
-stable
+volatile  -- reads jq.jobs: locks its partitions before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
