@@ -15,6 +15,7 @@ import re
 import statistics
 import threading
 import time
+from collections import Counter
 from typing import Any
 
 import psycopg
@@ -410,7 +411,7 @@ def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int)
     outer = [p for p in plans if "jq.jq_claim(" in p]
     # The part bloat hurts: finding the rows (the statements that read the
     # claim index: the group walk and the locking read of each group's head).
-    finding = [p for p in inner if "jobs_claim_idx" in p]
+    finding = [p for p in inner if "claim_idx" in p]  # jobs_claim_idx, or a generation's jobs_g0_claim_idx
     find = [b for b in map(buffers, finding) if b is not None]
     return {
         "samples": samples,
@@ -505,6 +506,16 @@ def bloat(
             errors.append(exc)
             stop.set()
 
+    rotations: Counter[str] = Counter()
+
+    def rotator() -> None:  # what every pyjq worker does (0.6.0 on): jq_storage_rotate after each 2 s slot
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            if not conn.execute("select to_regprocedure('jq.jq_storage_rotate()') is not null").fetchone()[0]:
+                return
+            while not done.wait(2.0 - time.time() % 2.0 + 0.05):
+                for _gen, outcome, _moved in conn.execute("select * from jq.jq_storage_rotate()").fetchall():
+                    rotations[outcome] += 1
+
     peak = {"bytes": 0, "n_dead_tup": 0}
     samples_taken = [0]
 
@@ -526,6 +537,8 @@ def bloat(
     done = threading.Event()
     mon = threading.Thread(target=monitor, daemon=True)
     mon.start()
+    rot = threading.Thread(target=rotator, daemon=True)
+    rot.start()
     t0 = time.perf_counter()
     deadline = t0 + max_seconds if max_seconds else None
     prod = threading.Thread(target=producer, daemon=True)
@@ -537,6 +550,7 @@ def bloat(
     elapsed = time.perf_counter() - t0
     done.set()
     mon.join()
+    rot.join()
     if errors:
         raise errors[0]
     # Top the backlog up again to its starting size, so both ends compare the same live rows.
@@ -594,7 +608,9 @@ def bloat(
             ),
         },
         "claim_plan": {"start": start_probe["plan"], "end": end_probe["plan"]},
-        "counts": "jobs enqueued, claimed and completed (each step its own transaction), driven in SQL",
+        "storage_rotations": dict(rotations),  # jq_storage_rotate outcomes (0.6.0 on; empty before)
+        "counts": "jobs enqueued, claimed and completed (each step its own transaction), driven in SQL;"
+        " jq_storage_rotate every 2 s where it exists, as pyjq workers call it",
     }
 
 
