@@ -1,0 +1,359 @@
+"""The generations of jq.jobs are safe to rotate (docs/storage.md, issue #16 points 3 and 6).
+
+A real pyjq.Worker runs in this process while jq_storage_rotate empties and
+truncates generations underneath it, and the tests check states and counts,
+never durations:
+
+* under load (producers in and out of transactions, retries short and long,
+  jobs held across several rotations, cancellations) every acknowledged job
+  ends in exactly one place, rolled-back ones nowhere, and the held jobs run
+  exactly once although they were moved while running;
+* a session holding ACCESS SHARE on jq.jobs (as pg_dump does) makes rotation
+  answer 'busy' without stalling the queue; a real pg_dump runs beside a worker;
+* a held REPEATABLE READ snapshot does not stop the truncations, so the dead
+  row versions it pins stay bounded (pgstattuple, beside an ordinary table
+  where they are all kept);
+* rotation refuses to run under REPEATABLE READ (25001) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import threading
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+from uuid import UUID
+
+import psycopg
+from helpers import wait_until
+
+import pyjq
+from pyjq._calls.storage import STORAGE_ROTATE
+
+T = TypeVar("T")
+
+GENERATIONS = (0, 1, 2)
+PARTITIONS = ("jobs_g0", "jobs_g1", "jobs_g2", "jobs_waiting")
+
+
+# -- a worker beside a scenario ----------------------------------------------------------
+
+
+def run_worker_while(worker: pyjq.Worker, scenario: Callable[[], T], timeout: float = 80.0) -> tuple[T, Any]:
+    """Run worker.run_async() on this thread's event loop while scenario() runs on a thread
+    (it may block: producers, waits); then stop the worker. Returns (scenario's result, RunSummary)."""
+
+    async def main() -> tuple[T, Any]:
+        run = asyncio.create_task(worker.run_async())
+        scene = asyncio.ensure_future(asyncio.to_thread(scenario))
+        try:
+            done, _ = await asyncio.wait({run, scene}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if run in done:
+                run.result()
+                raise AssertionError("the worker stopped before the scenario ended")
+            if scene not in done:
+                raise AssertionError(f"scenario did not finish within {timeout} s")
+            result = scene.result()
+        finally:
+            await worker.stop()
+            summary = await run
+        return result, summary
+
+    return asyncio.run(main())
+
+
+class Loop(threading.Thread):
+    """A thread calling step(conn) every `every` seconds on its own autocommit connection until stop();
+    an exception of step is kept in .errors (the thread goes on): the test asserts there is none."""
+
+    def __init__(self, dsn: str, every: float, name: str):
+        super().__init__(name=name, daemon=True)
+        self.dsn = dsn
+        self.every = every
+        self.errors: list[BaseException] = []
+        self._stopping = threading.Event()
+
+    def step(self, conn: psycopg.Connection) -> None:
+        raise NotImplementedError
+
+    def run(self) -> None:
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            while not self._stopping.is_set():
+                try:
+                    self.step(conn)
+                except Exception as exc:  # kept, and raised by stop()
+                    self.errors.append(exc)
+                self._stopping.wait(self.every)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.join(timeout=30)
+
+
+class Rotator(Loop):
+    """jq_storage_rotate through pyjq every ~100 ms, besides the worker's own calls."""
+
+    def __init__(self, dsn: str, every: float = 0.1):
+        super().__init__(dsn, every, "rotator")
+        self.outcomes: Counter[str] = Counter()
+        self.moved = 0
+
+    def step(self, conn: psycopg.Connection) -> None:
+        for row in STORAGE_ROTATE.run(conn):
+            self.outcomes[row.outcome] += 1
+            self.moved += row.moved
+
+
+class Watcher(Loop):
+    """Samples where jobs are: the generations each job was seen in (processing or pending)."""
+
+    def __init__(self, dsn: str, every: float = 0.1):
+        super().__init__(dsn, every, "watcher")
+        self.seen: defaultdict[UUID, set[tuple[int, str]]] = defaultdict(set)  # id -> {(generation, status)}
+
+    def step(self, conn: psycopg.Connection) -> None:
+        for job_id, generation, status in conn.execute("select id, generation, status from jq.jobs"):
+            self.seen[job_id].add((generation, status))
+
+    def generations(self, job_id: UUID, status: str | None = None) -> set[int]:
+        return {g for g, s in self.seen[job_id] if status is None or s == status}
+
+
+def places(conn: psycopg.Connection) -> dict[UUID, list[tuple[str, str | None]]]:
+    """Every job id jq holds anywhere -> where: ('history', status), ('dead', None), ('jobs', status)."""
+    found: dict[UUID, list[tuple[str, str | None]]] = defaultdict(list)
+    rows = conn.execute(
+        "select id, 'history', status from jq.job_history"
+        " union all select id, 'dead', null from jq.dead_jobs"
+        " union all select id, 'jobs', status from jq.jobs"
+    )
+    for job_id, where, status in rows:
+        found[job_id].append((where, status))
+    return found
+
+
+def generation_marks(conn: psycopg.Connection) -> dict[int, tuple[datetime | None, int, int]]:
+    """jq.storage_generations: generation -> (truncated_at, truncations, moved)."""
+    rows = conn.execute("select generation, truncated_at, truncations, moved from jq.storage_generations")
+    return {g: (at, n, moved) for g, at, n, moved in rows}
+
+
+def server_now(conn: psycopg.Connection) -> datetime:
+    row = conn.execute("select clock_timestamp()").fetchone()
+    assert row is not None
+    return row[0]
+
+
+# -- 1. rotation under load: the running count ends exact -----------------------------------------
+
+
+# What each kind of job must end as: (table, status).
+EXPECTED_END = {
+    "ok": ("history", "succeeded"),
+    "retry_short": ("history", "succeeded"),  # fails once, retried 1 s later: stays in the generations
+    "retry_long": ("history", "succeeded"),  # fails once, retried 15 s later: waits in jobs_waiting
+    "poison": ("dead", None),  # fails twice (max_attempts 2)
+    "hold": ("history", "succeeded"),  # runs 7.5 s, across several rotations
+    "cancel_running": ("history", "cancelled"),
+    "cancel_pending": ("history", "cancelled"),  # a type no worker handles: pending until cancelled
+    "far": ("jobs", "pending"),  # due tomorrow: still in jobs_waiting at the end
+}
+PRODUCED_KINDS = ["ok"] * 5 + ["retry_short", "retry_long", "ok", "poison"]
+HOLD_SECONDS = 7.5
+LONG_RETRY = timedelta(seconds=15)  # beyond the 10 s horizon set below
+
+
+@dataclass
+class Tally:
+    """What the producers were told: acknowledged (committed) ids by kind, and rolled-back ids."""
+
+    kind: dict[UUID, str] = field(default_factory=dict)
+    rolled_back: set[UUID] = field(default_factory=set)
+    business_rows: set[int] = field(default_factory=set)  # committed orders
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def ack(self, kinds: dict[UUID, str]) -> None:
+        with self.lock:
+            self.kind.update(kinds)
+
+    def ids(self, kind: str) -> list[UUID]:
+        return [i for i, k in self.kind.items() if k == kind]
+
+
+def _job(kind: str, **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "payload": {"kind": kind, **extra}, "max_attempts": 2 if kind == "poison" else 5}
+
+
+def produce(dsn: str, seed: int, rounds: int, tally: Tally) -> None:
+    """One producer: rounds of jq_enqueue or jq_enqueue_many, alone or in a transaction with an order
+    row; one transaction in four is rolled back after its enqueue returned."""
+    rng = random.Random(seed)
+    kinds = itertools.cycle(PRODUCED_KINDS[seed % len(PRODUCED_KINDS) :] + PRODUCED_KINDS)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for round_no in range(rounds):
+            batch = [next(kinds) for _ in range(rng.randint(1, 12))]
+            mode = ("single", "many", "in_transaction", "rolled_back")[round_no % 4]
+            if mode in ("single", "many"):
+                tally.ack(_enqueue(conn, batch if mode == "many" else batch[:1]))
+            else:
+                _enqueue_with_order(conn, batch, tally, commit=mode == "in_transaction")
+            time.sleep(rng.uniform(0.05, 0.15))
+
+
+def _enqueue(conn: psycopg.Connection, kinds: list[str], **extra: Any) -> dict[UUID, str]:
+    if len(kinds) == 1:
+        job = _job(kinds[0], **extra)
+        result = pyjq.enqueue(conn, job["type"], job["payload"], max_attempts=job["max_attempts"])
+        return {result.job_id: kinds[0]}
+    results = pyjq.enqueue_many(conn, [_job(k, **extra) for k in kinds])
+    return {r.job_id: k for r, k in zip(results, kinds, strict=True)}
+
+
+class _RollBack(Exception):
+    pass
+
+
+def _enqueue_with_order(conn: psycopg.Connection, kinds: list[str], tally: Tally, *, commit: bool) -> None:
+    enqueued: dict[UUID, str] = {}
+    try:
+        with conn.transaction():
+            row = conn.execute("insert into orders (note) values ('x') returning id").fetchone()
+            assert row is not None
+            enqueued = _enqueue(conn, kinds, order=row[0])
+            if not commit:
+                raise _RollBack
+    except _RollBack:
+        with tally.lock:
+            tally.rolled_back.update(enqueued)
+        return
+    with tally.lock:
+        tally.kind.update(enqueued)
+        tally.business_rows.add(row[0])
+
+
+def load_worker(dsn: str, starts: Counter[UUID]) -> pyjq.Worker:
+    """A worker with a handler per kind of EXPECTED_END (but cancel_pending and far); counts starts per id."""
+    worker = pyjq.Worker(dsn, queues={"default": 30}, heartbeat_interval=1.0, poll_interval=0.5)
+
+    @worker.handler("ok")
+    async def ok(job: pyjq.Job) -> None:
+        starts[job.id] += 1
+
+    @worker.handler("retry_short")
+    async def retry_short(job: pyjq.Job) -> None:
+        starts[job.id] += 1
+        if job.attempts == 1:
+            raise pyjq.Retry(after=timedelta(seconds=1), reason="short")
+
+    @worker.handler("retry_long")
+    async def retry_long(job: pyjq.Job) -> None:
+        starts[job.id] += 1
+        if job.attempts == 1:
+            raise pyjq.Retry(after=LONG_RETRY, reason="long")
+
+    @worker.handler("poison")
+    async def poison(job: pyjq.Job) -> None:
+        starts[job.id] += 1
+        if job.attempts == 1:
+            raise pyjq.Retry(after=timedelta(seconds=0.5), reason="first")
+        raise RuntimeError("poison")
+
+    @worker.handler("hold")
+    async def hold(job: pyjq.Job) -> None:
+        starts[job.id] += 1
+        await asyncio.sleep(HOLD_SECONDS)
+
+    @worker.handler("cancel_running")
+    async def cancel_running(job: pyjq.Job) -> None:
+        starts[job.id] += 1
+        await asyncio.sleep(120)  # until the cancellation cancels this task
+
+    return worker
+
+
+def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
+    db.execute("update jq.settings set waiting_horizon = interval '10 seconds'")  # its minimum
+    db.execute("create table orders (id bigserial primary key, note text not null)")
+    began = server_now(db)
+    tally = Tally()
+    starts: Counter[UUID] = Counter()
+    worker = load_worker(dsn, starts)
+    rotator, watcher = Rotator(dsn), Watcher(dsn)
+
+    def scenario() -> None:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            tally.ack(_enqueue(conn, ["hold"] * 4))
+            tally.ack(_enqueue(conn, ["cancel_running"] * 3))
+            tally.ack(_enqueue(conn, ["cancel_pending"] * 6))
+            far = pyjq.enqueue_many(
+                conn, [{"type": "ok", "run_at": datetime.now(UTC) + timedelta(days=1)} for _ in range(5)]
+            )
+            tally.ack({r.job_id: "far" for r in far})
+        producers = [threading.Thread(target=produce, args=(dsn, seed, 60, tally)) for seed in range(3)]
+        for p in producers:
+            p.start()
+        for p in producers:
+            p.join()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            # Cancelled once they have been moved by several rotations.
+            wait_until(lambda: all(starts[i] for i in tally.ids("cancel_running")), what="cancel_running to start")
+            for job_id in tally.ids("cancel_running"):
+                assert pyjq.cancel(conn, job_id) == "running"
+            for job_id in tally.ids("cancel_pending"):
+                assert pyjq.cancel(conn, job_id) == "cancelled"
+            left = len(tally.ids("far"))
+            wait_until(
+                lambda: conn.execute("select count(*) from jq.jobs").fetchone()[0] == left,  # type: ignore[index]
+                timeout=60,
+                what="every job but the far ones to finish",
+            )
+
+    rotator.start()
+    watcher.start()
+    try:
+        _, summary = run_worker_while(worker, scenario)
+    finally:
+        rotator.stop()
+        watcher.stop()
+    assert not rotator.errors and not watcher.errors, (rotator.errors[:3], watcher.errors[:3])
+
+    found = places(db)
+    assert tally.rolled_back, "no transaction was rolled back: the test lost its point"
+    assert not tally.rolled_back & found.keys(), "a rolled-back job exists"
+    assert found.keys() == tally.kind.keys(), "jq holds jobs nobody enqueued, or lost acknowledged ones"
+    wrong = {i: (tally.kind[i], where) for i, where in found.items() if where != [EXPECTED_END[tally.kind[i]]]}
+    assert not wrong, f"{len(wrong)} jobs not in exactly their expected place, e.g. {list(wrong.items())[:5]}"
+    orders = {r for (r,) in db.execute("select id from orders")}
+    assert orders == tally.business_rows
+
+    marks = generation_marks(db)
+    assert all((marks[g][0] or began) > began and marks[g][1] >= 2 for g in GENERATIONS), marks
+    assert sum(moved for _, _, moved in marks.values()) > 0, marks
+    assert rotator.outcomes["truncated"] > 0, rotator.outcomes
+
+    # Held jobs: moved while running (seen processing in two generations or more), run exactly once.
+    for job_id in tally.ids("hold"):
+        assert len(watcher.generations(job_id, "processing")) >= 2, (job_id, watcher.seen[job_id])
+    assert {starts[i] for i in tally.ids("hold")} == {1}
+    # Long retries waited in jobs_waiting and came back; short ones never went there.
+    for job_id in tally.ids("retry_long"):
+        assert 3 in watcher.generations(job_id), (job_id, watcher.seen[job_id])
+    assert not any(3 in watcher.generations(i) for i in tally.ids("retry_short"))
+    assert all(starts[i] == 2 for i in tally.ids("retry_long") + tally.ids("retry_short") + tally.ids("poison"))
+    assert all(len(watcher.generations(i)) >= 2 for i in tally.ids("cancel_pending"))
+    far_generations = db.execute("select generation from jq.jobs where id = any(%s)", [tally.ids("far")]).fetchall()
+    assert far_generations == [(3,)] * len(tally.ids("far"))  # due tomorrow: in jobs_waiting
+    print(
+        f"\nrotation under load: {len(tally.kind)} jobs ({dict(Counter(tally.kind.values()))}),"
+        f" {len(tally.rolled_back)} rolled back; per generation (truncations, moved):"
+        f" { {g: marks[g][1:] for g in GENERATIONS} }; the test's rotations: {dict(rotator.outcomes)}"
+    )
+    # No lost lease, and nothing else unusual in the worker's own count.
+    assert summary.lease_lost == 0 and summary.released == 0
+    assert summary.cancelled == len(tally.ids("cancel_running"))
