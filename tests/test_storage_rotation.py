@@ -20,21 +20,27 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
+import os
 import random
+import shutil
+import subprocess
 import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
 
 import psycopg
+import pytest
 from helpers import wait_until
 
 import pyjq
-from pyjq._calls.storage import STORAGE_ROTATE
+from pyjq._calls.storage import STORAGE_ROTATE, Rotation
 
 T = TypeVar("T")
 
@@ -357,3 +363,243 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
     # No lost lease, and nothing else unusual in the worker's own count.
     assert summary.lease_lost == 0 and summary.released == 0
     assert summary.cancelled == len(tally.ids("cancel_running"))
+
+
+# -- 2. a session holding ACCESS SHARE on jq.jobs, as pg_dump does -----------------------------------------
+
+
+def stream_worker(dsn: str, done: set[UUID]) -> pyjq.Worker:
+    """A worker whose one handler, "stream", notes the ids it ran."""
+    worker = pyjq.Worker(dsn, queues={"default": 10}, poll_interval=0.5)
+
+    @worker.handler("stream")
+    async def stream(job: pyjq.Job) -> None:
+        done.add(job.id)
+
+    return worker
+
+
+def enqueue_stream(conn: psycopg.Connection, n: int = 5) -> list[UUID]:
+    return [r.job_id for r in pyjq.enqueue_many(conn, [{"type": "stream"} for _ in range(n)])]
+
+
+def succeeded(conn: psycopg.Connection, ids: list[UUID]) -> int:
+    row = conn.execute(
+        "select count(*) from jq.job_history where id = any(%s) and status = 'succeeded'", [ids]
+    ).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def sleep_to_mid_slot() -> None:
+    """To the middle of the next two-second slot (this host's clock, as the worker's): a call of
+    jq_storage_rotate from the test then never meets the worker's own, made just after each boundary."""
+    time.sleep(2.0 - time.time() % 2.0 + 1.0)
+
+
+def logged(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "pyjq.worker" and text in r.getMessage()]
+
+
+BUSY_WARNING = "could not be truncated 5 times in a row"
+
+
+def test_a_session_holding_access_share_makes_rotation_busy_not_the_queue(db, dsn, caplog):
+    done: set[UUID] = set()
+    worker = stream_worker(dsn, done)
+    during: list[UUID] = []
+    outcomes: list[Rotation] = []
+
+    def scenario() -> tuple[dict, dict]:
+        with psycopg.connect(dsn, autocommit=True) as conn, psycopg.connect(dsn) as holder:
+            holder.execute("lock table jq.jobs in access share mode")  # every partition too, as pg_dump's
+            marks = generation_marks(conn)
+            # Until the worker has warned (5 busy calls of one generation, about 14 s): a job stream, and
+            # now and then a rotation of the test's own.
+            while not logged(caplog, BUSY_WARNING):
+                during.extend(enqueue_stream(conn))
+                if len(during) % 20 == 0:
+                    sleep_to_mid_slot()
+                    outcomes.extend(STORAGE_ROTATE.run(conn))
+                else:
+                    time.sleep(0.25)
+                assert len(during) < 1000, "the worker never warned"
+            wait_until(lambda: succeeded(conn, during) == len(during), what="the jobs enqueued during the hold")
+            assert holder.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS  # still holding
+            held_marks = generation_marks(conn)
+            holder.commit()
+            wait_until(lambda: logged(caplog, "truncated again"), what="the worker to truncate again")
+            return marks, held_marks
+
+    with caplog.at_level(logging.DEBUG, logger="pyjq.worker"):
+        (marks, held_marks), _ = run_worker_while(worker, scenario)
+
+    print(f"\naccess share held: {len(during)} jobs ran meanwhile; rotations: {Counter(r.outcome for r in outcomes)}")
+    assert held_marks == marks, "a generation was truncated (or rows moved) under the ACCESS SHARE lock"
+    tried = [r for r in outcomes if r.generation in GENERATIONS]
+    assert tried and all(r.moved == 0 for r in outcomes), outcomes
+    assert {r.outcome for r in tried} <= {"busy", "current", "empty"}, tried
+    assert any(r.outcome == "busy" for r in tried), tried
+    after = generation_marks(db)
+    assert any(after[g][1] > marks[g][1] for g in GENERATIONS), "no truncation after the holder committed"
+    [warning] = logged(caplog, BUSY_WARNING)
+    generation = warning.split("generation ")[1].split()[0]
+    assert any(f"generation {generation} truncated again" in line for line in logged(caplog, "truncated again"))
+
+
+def _pg_tool(name: str) -> str:
+    """A PostgreSQL client program of the test server's version, as tests/test_install.py finds them."""
+    pgbin = os.environ.get("JQ_TEST_PGBIN")
+    if pgbin and Path(pgbin, name).exists():
+        return str(Path(pgbin, name))
+    found = shutil.which(name)
+    assert found, f"{name} is not installed"
+    return found
+
+
+@pytest.mark.processes
+def test_pg_dump_beside_a_worker_succeeds_and_the_jobs_complete(db, dsn, tmp_path):
+    done: set[UUID] = set()
+    worker = stream_worker(dsn, done)
+    dump = tmp_path / "jq.dump"
+
+    def scenario() -> tuple[int, str, list[UUID], int]:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            ids = enqueue_stream(conn, 50)
+            proc = subprocess.Popen(
+                [_pg_tool("pg_dump"), "--format=custom", "--file", str(dump), "-d", dsn],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            during = 0
+            while proc.poll() is None:  # jobs keep coming while the dump holds its locks
+                ids += enqueue_stream(conn)
+                during += 1
+                time.sleep(0.05)
+            _, err = proc.communicate(timeout=120)
+            ids += enqueue_stream(conn, 50)
+            wait_until(lambda: succeeded(conn, ids) == len(ids), what="every job to complete")
+            return proc.returncode, err, ids, during
+
+    (returncode, err, ids, during), summary = run_worker_while(worker, scenario)
+    assert returncode == 0, err
+    assert during > 0
+    assert summary.succeeded == len(ids) and done == set(ids)
+    listing = subprocess.run(
+        [_pg_tool("pg_restore"), "--list", str(dump)], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert all(f"TABLE DATA jq {part}" in listing for part in PARTITIONS), listing[:2000]
+
+
+# -- 3. a held snapshot does not stop the truncations ------------------------------------------------------
+
+
+SNAPSHOT_JOBS = 3000
+SNAPSHOT_BATCH = 50
+
+
+def dead_tuples(conn: psycopg.Connection, tables: tuple[str, ...]) -> int:
+    """Dead row versions in tables, counted in their pages (pgstattuple), not from the lagging statistics."""
+    row = conn.execute(
+        "select sum((pgstattuple(t::regclass)).dead_tuple_count) from unnest(%s::text[]) t", [list(tables)]
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_held_snapshot_does_not_stop_the_truncations(db, dsn, connect):
+    db.execute("create extension if not exists pgstattuple")
+    db.execute("create table report_rows (x integer)")
+    db.execute("insert into report_rows values (1)")
+    # The control: a queue in one ordinary table, where the held snapshot keeps every dead version.
+    db.execute("create table plain_queue (id bigint primary key) with (autovacuum_enabled = off)")
+    jq_parts = tuple(f"jq.{p}" for p in PARTITIONS)
+    done: set[UUID] = set()
+    worker = stream_worker(dsn, done)
+    holder = connect(autocommit=False)
+    holder.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+    hold_began = server_now(db)
+    assert holder.execute("select x from report_rows limit 1").fetchone() == (1,)  # the snapshot is taken
+    holder_xmin = db.execute(
+        "select backend_xmin from pg_stat_activity where pid = %s", [holder.info.backend_pid]
+    ).fetchone()
+    assert holder_xmin is not None and holder_xmin[0] is not None
+
+    def scenario() -> tuple[list[UUID], int, int]:
+        ids: list[UUID] = []
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for n in range(0, SNAPSHOT_JOBS, SNAPSHOT_BATCH):
+                ids += enqueue_stream(conn, SNAPSHOT_BATCH)
+                last = n + SNAPSHOT_BATCH - 1
+                conn.execute("insert into plain_queue select generate_series(%s::bigint, %s)", [n, last])
+                conn.execute("delete from plain_queue")
+                time.sleep(0.25)  # at most 200 jobs a second: a two-second generation takes a seventh of them
+            wait_until(lambda: succeeded(conn, ids) == len(ids), timeout=60, what="every job to complete")
+            when_done = (server_now(conn), dead_tuples(conn, jq_parts))
+            wait_until(
+                lambda: all((at or hold_began) > hold_began for at, _, _ in generation_marks(conn).values()),
+                what="each generation to be truncated during the hold",
+            )
+            wait_until(lambda: rotated_since(conn, when_done[0]), what="the generations to be rotated once more")
+            return ids, when_done[1], dead_tuples(conn, jq_parts)
+
+    (ids, dead_when_done, dead_at_end), _ = run_worker_while(worker, scenario)
+    db.execute("vacuum plain_queue")
+    plain_dead = dead_tuples(db, ("plain_queue",))
+    still = db.execute("select backend_xmin from pg_stat_activity where pid = %s", [holder.info.backend_pid])
+    assert still.fetchone() == holder_xmin, "the snapshot was not held throughout"
+    holder.rollback()
+    print(
+        f"\nheld snapshot: {len(ids)} jobs; dead row versions in jq.jobs {dead_when_done} when the last job"
+        f" completed, {dead_at_end} at the end of the hold; in one ordinary table {plain_dead}"
+    )
+    assert len(ids) == SNAPSHOT_JOBS
+    assert plain_dead >= SNAPSHOT_JOBS  # the snapshot pins every one there: it was really held
+    # In one table jq.jobs would keep two or three versions per job (insert, claim, move): 6,000 or more.
+    assert dead_when_done < SNAPSHOT_JOBS  # the last slots' traffic, whatever the length of the hold
+    assert dead_at_end < SNAPSHOT_JOBS / 3
+
+
+def rotated_since(conn: psycopg.Connection, since: datetime) -> bool:
+    """Every generation of jq.jobs empty on disk, or truncated after since."""
+    rows = conn.execute(
+        "select pg_relation_size(format('jq.jobs_g%%s', g.generation)::regclass) = 0 or g.truncated_at > %s"
+        "  from jq.storage_generations g",
+        [since],
+    )
+    return all(ok for (ok,) in rows)
+
+
+# -- 4. rotation inside a snapshot transaction is refused ------------------------------------------------
+
+
+def current_slot(conn: psycopg.Connection) -> int:
+    row = conn.execute("select jq._storage_slot(clock_timestamp())").fetchone()
+    assert row is not None
+    return row[0]
+
+
+@pytest.mark.parametrize(
+    "isolation", [psycopg.IsolationLevel.REPEATABLE_READ, psycopg.IsolationLevel.SERIALIZABLE], ids=lambda i: i.name
+)
+def test_rotation_in_a_snapshot_transaction_is_refused_and_changes_nothing(db, connect, isolation):
+    pyjq.enqueue_many(db, [{"type": "idle"} for _ in range(20)])
+    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
+    wait_until(lambda: current_slot(db) != generation, what="the jobs' generation to stop taking rows")
+    jobs_sql = "select id, generation, status, locked_by from jq.jobs order by id"
+    before, marks = db.execute(jobs_sql).fetchall(), generation_marks(db)
+
+    conn = connect(autocommit=False)
+    conn.isolation_level = isolation
+    with pytest.raises(psycopg.errors.ActiveSqlTransaction) as raised:  # pyjq/errors.py maps no class to 25001
+        STORAGE_ROTATE.run(conn)
+    conn.rollback()
+    assert raised.value.sqlstate == "25001"
+    assert "READ COMMITTED" in str(raised.value)
+    assert db.execute(jobs_sql).fetchall() == before and generation_marks(db) == marks
+
+    # The same call outside a transaction moves them all and truncates their generation.
+    rows = {r.generation: r for r in STORAGE_ROTATE.run(db)}
+    assert (rows[generation].outcome, rows[generation].moved) == ("truncated", 20)
+    assert {g for (g,) in db.execute("select generation from jq.jobs")} == {current_slot(db)}
