@@ -168,6 +168,7 @@ EXPECTED_END = {
     "hold": ("history", "succeeded"),  # runs 7.5 s, across several rotations
     "cancel_running": ("history", "cancelled"),
     "cancel_pending": ("history", "cancelled"),  # a type no worker handles: pending until cancelled
+    "cancel_waiting": ("history", "cancelled"),  # due in 45 s: cancelled while in jobs_waiting
     "far": ("jobs", "pending"),  # due tomorrow: still in jobs_waiting at the end
 }
 PRODUCED_KINDS = ["ok"] * 5 + ["retry_short", "retry_long", "ok", "poison"]
@@ -297,6 +298,8 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
             tally.ack(_enqueue(conn, ["hold"] * 4))
             tally.ack(_enqueue(conn, ["cancel_running"] * 3))
             tally.ack(_enqueue(conn, ["cancel_pending"] * 6))
+            soon = [{"type": "ok", "run_at": datetime.now(UTC) + timedelta(seconds=45)} for _ in range(4)]
+            tally.ack({r.job_id: "cancel_waiting" for r in pyjq.enqueue_many(conn, soon)})
             far = pyjq.enqueue_many(
                 conn, [{"type": "ok", "run_at": datetime.now(UTC) + timedelta(days=1)} for _ in range(5)]
             )
@@ -312,6 +315,9 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
             for job_id in tally.ids("cancel_running"):
                 assert pyjq.cancel(conn, job_id) == "running"
             for job_id in tally.ids("cancel_pending"):
+                assert pyjq.cancel(conn, job_id) == "cancelled"
+            for job_id in tally.ids("cancel_waiting"):
+                assert watcher.generations(job_id) & {3}, "not moved to jobs_waiting before its cancellation"
                 assert pyjq.cancel(conn, job_id) == "cancelled"
             left = len(tally.ids("far"))
             wait_until(
@@ -602,4 +608,5 @@ def test_rotation_in_a_snapshot_transaction_is_refused_and_changes_nothing(db, c
     # The same call outside a transaction moves them all and truncates their generation.
     rows = {r.generation: r for r in STORAGE_ROTATE.run(db)}
     assert (rows[generation].outcome, rows[generation].moved) == ("truncated", 20)
-    assert {g for (g,) in db.execute("select generation from jq.jobs")} == {current_slot(db)}
+    moved_to = {g for (g,) in db.execute("select generation from jq.jobs")}
+    assert len(moved_to) == 1 and generation not in moved_to, moved_to
