@@ -286,6 +286,67 @@ def load_worker(dsn: str, starts: Counter[UUID]) -> pyjq.Worker:
     return worker
 
 
+def enqueue_the_special_jobs(conn: psycopg.Connection, tally: Tally) -> None:
+    """The jobs the producers do not make: held, to cancel (running, pending, waiting), due tomorrow."""
+    tally.ack(_enqueue(conn, ["hold"] * 4))
+    tally.ack(_enqueue(conn, ["cancel_running"] * 3))
+    tally.ack(_enqueue(conn, ["cancel_pending"] * 6))
+    for kind, due in (("cancel_waiting", timedelta(seconds=45)), ("far", timedelta(days=1))):
+        jobs = [{"type": "ok", "run_at": datetime.now(UTC) + due} for _ in range(4)]
+        tally.ack({r.job_id: kind for r in pyjq.enqueue_many(conn, jobs)})
+
+
+def run_producers(dsn: str, tally: Tally, producers: int = 3, rounds: int = 60) -> None:
+    threads = [threading.Thread(target=produce, args=(dsn, seed, rounds, tally)) for seed in range(producers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def cancel_the_jobs_to_cancel(conn: psycopg.Connection, tally: Tally, starts: Counter[UUID], watcher: Watcher) -> None:
+    """jq_cancel of each, once they have been moved by several rotations."""
+    wait_until(lambda: all(starts[i] for i in tally.ids("cancel_running")), what="cancel_running to start")
+    for job_id in tally.ids("cancel_running"):
+        assert pyjq.cancel(conn, job_id) == "running"
+    for job_id in tally.ids("cancel_pending"):
+        assert pyjq.cancel(conn, job_id) == "cancelled"
+    for job_id in tally.ids("cancel_waiting"):
+        assert 3 in watcher.generations(job_id), "not moved to jobs_waiting before its cancellation"
+        assert pyjq.cancel(conn, job_id) == "cancelled"
+
+
+def live_jobs(conn: psycopg.Connection) -> int:
+    row = conn.execute("select count(*) from jq.jobs").fetchone()
+    assert row is not None
+    return row[0]
+
+
+def assert_every_job_in_its_place(db: psycopg.Connection, tally: Tally) -> None:
+    found = places(db)
+    assert tally.rolled_back, "no transaction was rolled back: the test lost its point"
+    assert not tally.rolled_back & found.keys(), "a rolled-back job exists"
+    assert found.keys() == tally.kind.keys(), "jq holds jobs nobody enqueued, or lost acknowledged ones"
+    wrong = {i: (tally.kind[i], where) for i, where in found.items() if where != [EXPECTED_END[tally.kind[i]]]}
+    assert not wrong, f"{len(wrong)} jobs not in exactly their expected place, e.g. {list(wrong.items())[:5]}"
+    assert {r for (r,) in db.execute("select id from orders")} == tally.business_rows
+    far = db.execute("select generation from jq.jobs where id = any(%s)", [tally.ids("far")]).fetchall()
+    assert far == [(3,)] * len(tally.ids("far"))  # due tomorrow: in jobs_waiting
+
+
+def assert_moved_alive_and_run_as_often_as_meant(tally: Tally, starts: Counter[UUID], watcher: Watcher) -> None:
+    # Held jobs: moved while running (seen processing in two generations or more), run exactly once.
+    for job_id in tally.ids("hold"):
+        assert len(watcher.generations(job_id, "processing")) >= 2, (job_id, watcher.seen[job_id])
+    assert {starts[i] for i in tally.ids("hold")} == {1}
+    # Long retries waited in jobs_waiting and came back; short ones never went there.
+    for job_id in tally.ids("retry_long"):
+        assert 3 in watcher.generations(job_id), (job_id, watcher.seen[job_id])
+    assert not any(3 in watcher.generations(i) for i in tally.ids("retry_short"))
+    assert all(starts[i] == 2 for i in tally.ids("retry_long") + tally.ids("retry_short") + tally.ids("poison"))
+    assert all(len(watcher.generations(i)) >= 2 for i in tally.ids("cancel_pending"))
+
+
 def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
     db.execute("update jq.settings set waiting_horizon = interval '10 seconds'")  # its minimum
     db.execute("create table orders (id bigserial primary key, note text not null)")
@@ -297,36 +358,11 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
 
     def scenario() -> None:
         with psycopg.connect(dsn, autocommit=True) as conn:
-            tally.ack(_enqueue(conn, ["hold"] * 4))
-            tally.ack(_enqueue(conn, ["cancel_running"] * 3))
-            tally.ack(_enqueue(conn, ["cancel_pending"] * 6))
-            soon = [{"type": "ok", "run_at": datetime.now(UTC) + timedelta(seconds=45)} for _ in range(4)]
-            tally.ack({r.job_id: "cancel_waiting" for r in pyjq.enqueue_many(conn, soon)})
-            far = pyjq.enqueue_many(
-                conn, [{"type": "ok", "run_at": datetime.now(UTC) + timedelta(days=1)} for _ in range(5)]
-            )
-            tally.ack({r.job_id: "far" for r in far})
-        producers = [threading.Thread(target=produce, args=(dsn, seed, 60, tally)) for seed in range(3)]
-        for p in producers:
-            p.start()
-        for p in producers:
-            p.join()
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            # Cancelled once they have been moved by several rotations.
-            wait_until(lambda: all(starts[i] for i in tally.ids("cancel_running")), what="cancel_running to start")
-            for job_id in tally.ids("cancel_running"):
-                assert pyjq.cancel(conn, job_id) == "running"
-            for job_id in tally.ids("cancel_pending"):
-                assert pyjq.cancel(conn, job_id) == "cancelled"
-            for job_id in tally.ids("cancel_waiting"):
-                assert watcher.generations(job_id) & {3}, "not moved to jobs_waiting before its cancellation"
-                assert pyjq.cancel(conn, job_id) == "cancelled"
+            enqueue_the_special_jobs(conn, tally)
+            run_producers(dsn, tally)
+            cancel_the_jobs_to_cancel(conn, tally, starts, watcher)
             left = len(tally.ids("far"))
-            wait_until(
-                lambda: conn.execute("select count(*) from jq.jobs").fetchone()[0] == left,  # type: ignore[index]
-                timeout=60,
-                what="every job but the far ones to finish",
-            )
+            wait_until(lambda: live_jobs(conn) == left, timeout=60, what="every job but the far ones to finish")
 
     rotator.start()
     watcher.start()
@@ -337,40 +373,20 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
         watcher.stop()
     assert not rotator.errors and not watcher.errors, (rotator.errors[:3], watcher.errors[:3])
 
-    found = places(db)
-    assert tally.rolled_back, "no transaction was rolled back: the test lost its point"
-    assert not tally.rolled_back & found.keys(), "a rolled-back job exists"
-    assert found.keys() == tally.kind.keys(), "jq holds jobs nobody enqueued, or lost acknowledged ones"
-    wrong = {i: (tally.kind[i], where) for i, where in found.items() if where != [EXPECTED_END[tally.kind[i]]]}
-    assert not wrong, f"{len(wrong)} jobs not in exactly their expected place, e.g. {list(wrong.items())[:5]}"
-    orders = {r for (r,) in db.execute("select id from orders")}
-    assert orders == tally.business_rows
-
+    assert_every_job_in_its_place(db, tally)
     marks = generation_marks(db)
     assert all((marks[g][0] or began) > began and marks[g][1] >= 2 for g in GENERATIONS), marks
     assert sum(moved for _, _, moved in marks.values()) > 0, marks
     assert rotator.outcomes["truncated"] > 0, rotator.outcomes
-
-    # Held jobs: moved while running (seen processing in two generations or more), run exactly once.
-    for job_id in tally.ids("hold"):
-        assert len(watcher.generations(job_id, "processing")) >= 2, (job_id, watcher.seen[job_id])
-    assert {starts[i] for i in tally.ids("hold")} == {1}
-    # Long retries waited in jobs_waiting and came back; short ones never went there.
-    for job_id in tally.ids("retry_long"):
-        assert 3 in watcher.generations(job_id), (job_id, watcher.seen[job_id])
-    assert not any(3 in watcher.generations(i) for i in tally.ids("retry_short"))
-    assert all(starts[i] == 2 for i in tally.ids("retry_long") + tally.ids("retry_short") + tally.ids("poison"))
-    assert all(len(watcher.generations(i)) >= 2 for i in tally.ids("cancel_pending"))
-    far_generations = db.execute("select generation from jq.jobs where id = any(%s)", [tally.ids("far")]).fetchall()
-    assert far_generations == [(3,)] * len(tally.ids("far"))  # due tomorrow: in jobs_waiting
+    assert_moved_alive_and_run_as_often_as_meant(tally, starts, watcher)
+    # No lost lease, and nothing else unusual in the worker's own count.
+    assert summary.lease_lost == 0 and summary.released == 0
+    assert summary.cancelled == len(tally.ids("cancel_running"))
     print(
         f"\nrotation under load: {len(tally.kind)} jobs ({dict(Counter(tally.kind.values()))}),"
         f" {len(tally.rolled_back)} rolled back; per generation (truncations, moved):"
         f" { {g: marks[g][1:] for g in GENERATIONS} }; the test's rotations: {dict(rotator.outcomes)}"
     )
-    # No lost lease, and nothing else unusual in the worker's own count.
-    assert summary.lease_lost == 0 and summary.released == 0
-    assert summary.cancelled == len(tally.ids("cancel_running"))
 
 
 # -- 2. a session holding ACCESS SHARE on jq.jobs, as pg_dump does -----------------------------------------
