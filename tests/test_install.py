@@ -20,11 +20,13 @@ import tarfile
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
+from psycopg.types.json import Jsonb
 
 import pyjq
 
@@ -274,7 +276,65 @@ def _checkout_sql(commit: str, into: Path) -> Path:
     return into
 
 
-JOBS_SQL = "select id, type, payload, status, attempts, locked_by from jq.jobs order by id"
+# Every column the old release's table has (read from information_schema first: 0.1.0 lacks later ones).
+JOBS_SQL = "select {columns} from jq.{table} order by id"
+WAITING = 3  # jq.jobs.generation of jq.jobs_waiting: jobs due beyond settings.waiting_horizon (5 minutes)
+
+
+def _old_columns(conn: psycopg.Connection, table: str) -> str:
+    rows = conn.execute(
+        "select column_name from information_schema.columns"
+        " where table_schema = 'jq' and table_name = %s order by ordinal_position",
+        [table],
+    ).fetchall()
+    assert rows, f"jq.{table} has no columns"
+    return ", ".join(name for (name,) in rows)
+
+
+def _old_release_jobs(conn: psycopg.Connection) -> dict[str, list[uuid.UUID]]:
+    """Jobs in every state a release can hold, made with that release's own functions (their
+    signatures are the same from 0.1.0 on). Returns the ids by what they are."""
+
+    def enqueue(type_: str, **args: object) -> uuid.UUID:
+        named = "".join(f", p_{name} => %s" for name in args)
+        row = conn.execute(f"select job_id from jq.jq_enqueue(%s{named})", [type_, *args.values()]).fetchone()
+        assert row is not None
+        return row[0]
+
+    def claim(type_: str, n: int) -> list[uuid.UUID]:
+        rows = conn.execute(
+            "select id from jq.jq_claim('default', 'old-worker', %s, interval '10 minutes', array[%s])",
+            [n, type_],
+        ).fetchall()
+        assert len(rows) == n, f"the old release claimed {len(rows)} of {n} {type_} jobs"
+        return [r[0] for r in rows]
+
+    def fail(job_id: uuid.UUID, retry_in: str | None, discard: bool = False) -> str:
+        row = conn.execute(
+            "select status from jq.jq_fail(%s, 'old-worker', 'upstream said 503', %s::interval, %s)",
+            [job_id, retry_in, discard],
+        ).fetchone()
+        assert row is not None
+        return row[0]
+
+    jobs = {
+        "ready": [
+            enqueue(f"t{i}", payload=Jsonb({"i": i}), max_attempts=3, idempotency_key=f"key-{i}") for i in range(5)
+        ],
+        "in_an_hour": [enqueue("later", run_at=datetime.now(UTC) + timedelta(hours=1))],
+        "in_two_minutes": [enqueue("soon", run_at=datetime.now(UTC) + timedelta(minutes=2))],
+        "running": [enqueue("held", payload=Jsonb({"n": n})) for n in range(2)],
+    }
+    claim("held", 2)
+    jobs["retrying"] = [enqueue("flaky")]
+    jobs["retrying_in_an_hour"] = [enqueue("flaky_long")]
+    jobs["dead"] = [enqueue("doomed")]
+    for type_ in ("flaky", "flaky_long", "doomed"):
+        claim(type_, 1)
+    assert fail(jobs["retrying"][0], "2 minutes") == "failed_retrying"  # within the horizon
+    assert fail(jobs["retrying_in_an_hour"][0], "1 hour") == "failed_retrying"
+    assert fail(jobs["dead"][0], None, discard=True) == "dead"
+    return jobs
 
 
 @pytest.mark.parametrize("release,commit", _releases())
@@ -286,17 +346,15 @@ def test_upgrade_from_a_release_keeps_jobs_and_matches_a_fresh_install(empty_dat
     assert old.returncode == 0, old.stderr
     with psycopg.connect(upgraded, autocommit=True) as conn:
         assert pyjq.version(conn) == release
-        # Jobs in every state the old release can hold, made with its own functions.
-        ids = [
-            conn.execute(
-                "select job_id from jq.jq_enqueue(%s, %s::jsonb, 'default', 0, null, 3, %s)",
-                [f"t{i}", f'{{"i": {i}}}', f"key-{i}"],
-            ).fetchone()[0]
-            for i in range(5)
-        ]
-        conn.execute("select jq.jq_enqueue('later', '{}', 'default', 0, now() + interval '1 day')")
-        conn.execute("select * from jq.jq_claim('default', 'old-worker', 2)")
-        before = conn.execute(JOBS_SQL).fetchall()
+        jobs = _old_release_jobs(conn)
+        jobs_sql = JOBS_SQL.format(columns=_old_columns(conn, "jobs"), table="jobs")
+        dead_sql = JOBS_SQL.format(columns=_old_columns(conn, "dead_jobs"), table="dead_jobs")
+        before, dead_before = conn.execute(jobs_sql).fetchall(), conn.execute(dead_sql).fetchall()
+        retrying = conn.execute(
+            "select attempts, last_error, status from jq.jobs where id = %s", jobs["retrying"]
+        ).fetchone()
+        assert retrying == (1, "upstream said 503", "pending")
+        assert len(dead_before) == 1 and len(before) == sum(map(len, jobs.values())) - 1
 
     new = _psql_install(upgraded, quiet=False)
     assert new.returncode == 0, new.stderr
@@ -304,14 +362,24 @@ def test_upgrade_from_a_release_keeps_jobs_and_matches_a_fresh_install(empty_dat
     assert _psql_install(fresh).returncode == 0
 
     with psycopg.connect(upgraded, autocommit=True) as conn:
-        after = conn.execute(JOBS_SQL).fetchall()
-        assert after == before, "the upgrade changed or lost jobs"
+        assert conn.execute(jobs_sql).fetchall() == before, "the upgrade changed or lost jobs"
+        assert conn.execute(dead_sql).fetchall() == dead_before, "the upgrade changed or lost dead jobs"
         assert pyjq.version(conn) == pyjq.version(psycopg.connect(fresh))
+        generation: dict[uuid.UUID, int] = dict(conn.execute("select id, generation from jq.jobs").fetchall())
+        waiting = jobs["in_an_hour"] + jobs["retrying_in_an_hour"]
+        assert {i for i, g in generation.items() if g == WAITING} == set(waiting)
+        assert {g for i, g in generation.items() if i not in waiting} <= {0, 1, 2}
         # The old jobs still work with the new functions.
         dup = pyjq.enqueue(conn, "t0", {"i": 0}, idempotency_key="key-0")
-        assert dup.duplicate and dup.job_id == ids[0]
-        claimed = conn.execute("select count(*) from jq.jq_claim('default', 'new-worker', 10)").fetchone()[0]
-        assert claimed == 3
+        assert dup.duplicate and dup.job_id == jobs["ready"][0]
+        claimed = conn.execute("select id from jq.jq_claim('default', 'new-worker', 20)").fetchall()
+        assert sorted(i for (i,) in claimed) == sorted(jobs["ready"])  # the others are running or not due yet
+        running = jobs["running"]
+        beats = conn.execute("select job_id, state from jq.jq_heartbeat(%s, 'old-worker')", [running]).fetchall()
+        assert sorted(beats) == sorted((i, "ok") for i in running), "the old worker lost its leases"
+        done = conn.execute("select * from jq.jq_complete(%s, 'old-worker')", [running]).fetchall()
+        assert sorted(i for (i,) in done) == sorted(running)
+        assert [getattr(pyjq.status(conn, i), "status", None) for i in running] == ["succeeded"] * len(running)
     assert _schema_dump(upgraded) == _schema_dump(fresh)
 
 
