@@ -17,20 +17,31 @@
 --     with the READ COMMITTED snapshot of a statement run after the lock was
 --     granted: every committed row is seen and moved, none is in flight.
 
--- Moves every row of one partition that this transaction holds under ACCESS
+-- Moves the rows of one partition that this transaction holds under ACCESS
 -- EXCLUSIVE into the generation of the current slot (p_target), or into
--- jobs_waiting when it waits beyond the horizon, and truncates the partition.
--- Returns how many rows moved. The insert goes through jq.jobs, so its NOTIFY
--- trigger wakes workers waiting for the ready ones.
-create or replace function jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamptz)
-returns integer
+-- jobs_waiting when they wait beyond the horizon (p_wait_after), and
+-- truncates the partition once nothing is left. Every row bound for the
+-- current generation moves (the caller checked there are at most the move
+-- limit), but at most p_limit of those bound for jobs_waiting, soonest first,
+-- so that a generation holding a large batch of jobs for tomorrow is emptied
+-- over a few calls without a long lock. Returns how many rows moved and
+-- whether the partition was truncated. The insert goes through jq.jobs, so its
+-- NOTIFY trigger wakes workers waiting for the ready ones.
+create or replace function jq._storage_empty(
+    p_part text, p_target smallint, p_wait_after timestamptz, p_limit integer,
+    out moved integer, out truncated boolean)
 language plpgsql
 as $$
-declare
-    v_moved integer;
 begin
     execute format(
-        'with gone as (delete from jq.%I returning *)
+        'with picked as (
+             select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+             union all
+             (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+               order by x.run_at limit $3)
+         ), gone as (
+             delete from jq.%1$I j where j.id in (select p.id from picked p) returning *
+         )
          insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
                               attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
                               cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
@@ -38,19 +49,34 @@ begin
          select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
                 g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
                 g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
-                case when g.status = ''pending'' and g.deferred and g.run_at > $2 then 3 else $1 end
+                case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
            from gone g', p_part)
-        using p_target, p_wait_after;
-    get diagnostics v_moved = row_count;
-    execute format('truncate jq.%I', p_part);
-    return v_moved;
+        using p_target, p_wait_after, p_limit;
+    get diagnostics moved = row_count;
+    execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
+    if truncated then
+        execute format('truncate jq.%I', p_part);
+    end if;
 end
 $$;
 
+-- Whether a row waits in jobs_waiting when its generation is emptied: pending,
+-- deferred, and due after the horizon.
+create or replace function jq._storage_waits(
+    p_status text, p_deferred boolean, p_run_at timestamptz, p_wait_after timestamptz)
+returns boolean
+language sql
+immutable
+as $$
+    select p_status = 'pending' and p_deferred and p_run_at > p_wait_after
+$$;
+
 -- Tries one generation: skipped when it is current, already empty on disk,
--- or holds more live rows than settings.rotation_move_limit (a backlog is
--- left to drain); otherwise locked (or 'busy' after lock_timeout), emptied
--- and truncated.
+-- or holds more live rows bound for the current generation than
+-- settings.rotation_move_limit (a backlog is left to drain; jobs bound for
+-- jobs_waiting do not count, they never drain); otherwise locked (or 'busy'
+-- after lock_timeout), emptied and truncated ('moving' while jobs bound for
+-- jobs_waiting are left for the next call).
 create or replace function jq._storage_rotate_generation(
     p_generation smallint, p_wait_after timestamptz, p_move_limit integer)
 returns table(outcome text, moved integer)
@@ -60,6 +86,7 @@ declare
     v_part text := 'jobs_g' || p_generation;
     v_live integer;
     v_moved integer;
+    v_truncated boolean;
 begin
     if jq._storage_slot(clock_timestamp()) = p_generation then
         return query select 'current', 0;
@@ -69,8 +96,10 @@ begin
         return query select 'empty', 0;
         return;
     end if;
-    execute format('select count(*) from (select 1 from jq.%I limit $1) x', v_part)
-       into v_live using p_move_limit + 1;
+    execute format('select count(*) from (select 1 from jq.%I x
+                                            where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+                                            limit $1) x', v_part)
+       into v_live using p_move_limit + 1, p_wait_after;
     if v_live > p_move_limit then
         return query select 'draining', 0;
         return;
@@ -85,11 +114,13 @@ begin
         return query select 'current', 0;
         return;
     end if;
-    v_moved := jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after);
+    select e.moved, e.truncated into v_moved, v_truncated
+      from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, p_move_limit) e;
     update jq.storage_generations s
-       set truncated_at = clock_timestamp(), truncations = s.truncations + 1, moved = s.moved + v_moved
+       set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
+           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved
      where s.generation = p_generation;
-    return query select 'truncated', v_moved;
+    return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
 end
 $$;
 
@@ -153,6 +184,15 @@ begin
         return query select null::smallint, 'rotating elsewhere', 0;
         return;
     end if;
+    -- pg_dump takes its snapshot before it locks the tables: a truncation in
+    -- between would leave the dump without the moved rows (TRUNCATE is not
+    -- MVCC-safe). While a pg_dump is connected to this database, wait.
+    if exists (select 1 from pg_stat_activity a
+                where a.datid = (select d.oid from pg_database d where d.datname = current_database())
+                  and a.application_name = 'pg_dump' and a.pid <> pg_backend_pid()) then
+        return query select g.gen, 'busy', 0 from unnest(array[0, 1, 2, 3]::smallint[]) as g(gen);
+        return;
+    end if;
     select * into v_settings from jq.settings;
     -- The oldest generation first (the next slot's), then the one just left.
     return query
@@ -165,7 +205,7 @@ begin
 end
 $$;
 comment on function jq.jq_storage_rotate() is
-    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 create or replace function jq.jq_storage()
 returns table(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint,
