@@ -106,7 +106,10 @@ def add_pages(router: APIRouter, console: Console) -> None:
         session = console.session(request)
         queues = await stats()
         windows = [await window_figures(w) for w in CHART_WINDOWS]
-        return console.page(request, session, "overview.html", "overview", queues=queues, windows=windows)
+        storage = await db.storage()  # jq_storage reads catalog figures only: cheap, so never cached
+        return console.page(
+            request, session, "overview.html", "overview", queues=queues, windows=windows, storage=storage
+        )
 
     @router.get("/api/overview")
     async def overview_poll(request: Request) -> JSONResponse:
