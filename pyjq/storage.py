@@ -48,7 +48,7 @@ LOCK_HOLDERS_QUERY = (
 _BUSY_HINT = (
     "every generation of jq.jobs that needed truncating was busy: another session holds a lock on it,"
     " most likely a pg_dump or a transaction left open after reading jq.jobs (idle in transaction)."
-    " Claims stay correct but slow down while it lasts. Find the session with: "
+    " Claims stay correct but slow down while it lasts. Find the session with:\n"
 )
 # Outcomes of a generation that needed no lock this time.
 _NOTHING_TO_DO = ("current", "empty")
@@ -92,7 +92,8 @@ async def storage_rotate_async(conn: psycopg.AsyncConnection) -> list[Rotation]:
 
 
 def blocked_hint(rotations: list[Rotation]) -> str | None:
-    """What to look for when every generation (0 to 2) that needed truncating was ``busy``, else None.
+    """What to look for when every generation (0 to 2) that needed truncating was ``busy``, else None:
+    the likely causes, then (on a line of its own) LOCK_HOLDERS_QUERY.
 
     An empty generation needs no lock, and jobs_waiting's promotion is left out: it takes the lock only
     when a job falls due, so its outcome says little about whether a session blocks the rotation.
