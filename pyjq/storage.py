@@ -35,20 +35,23 @@ __all__ = [
     "storage_rotate_async",
 ]
 
-# For the operator to run when rotation stays busy (pyjq never runs it): the sessions holding a lock on
-# a partition of jq.jobs, oldest transaction first. A claim or a completion holds one for milliseconds;
-# what stays at the top, minute after minute, is the session to end (pg_terminate_backend(pid)).
+# For the operator to run when rotation stays busy (pyjq never runs it; docs/operations.md, Long
+# transactions, gives the same): the sessions holding a lock on a partition of jq.jobs, oldest
+# transaction first (a pg_dump shows as application_name pg_dump). A claim or a completion holds
+# one for milliseconds; what stays at the top, minute after minute, is the session to end.
 LOCK_HOLDERS_QUERY = (
     "select a.pid, a.usename, a.application_name, a.state, now() - a.xact_start as in_transaction_for,"
     " l.relation::regclass as locked, l.mode, left(a.query, 80) as query"
     " from pg_locks l join pg_stat_activity a on a.pid = l.pid"
-    " where l.relation in (select relid from pg_partition_tree('jq.jobs')) and l.pid <> pg_backend_pid()"
+    " where l.relation in (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf)"
+    " and a.pid <> pg_backend_pid()"
     " order by a.xact_start"
 )
 _BUSY_HINT = (
     "every generation of jq.jobs that needed truncating was busy: another session holds a lock on it,"
     " most likely a pg_dump or a transaction left open after reading jq.jobs (idle in transaction)."
-    " Claims stay correct but slow down while it lasts. Find the session with:\n"
+    " Claims stay correct but slow down while it lasts; end the session (pg_terminate_backend(pid)) or let"
+    " the dump finish (docs/operations.md, Long transactions). Find it with:\n"
 )
 # Outcomes of a generation that needed no lock this time.
 _NOTHING_TO_DO = ("current", "empty")

@@ -274,3 +274,13 @@ def test_overview_shows_the_storage_panel(client: TestClient, db: psycopg.Connec
     assert cells[PARTITIONS[generation]][5].endswith("ago")  # truncated just now
     assert cells["jobs_waiting"][5] == "never"
     assert "<script>" not in panel
+
+
+def test_overview_still_renders_on_a_jq_without_storage(client: TestClient, db: psycopg.Connection) -> None:
+    """An HTTP service of 0.6.0 in front of an older jq (upgrade pending): the panel says so, the page works."""
+    db.execute("drop function jq.jq_storage()")
+    client.post("/ui/login", data={"token": VIEWER_TOKEN}, follow_redirects=False)
+    page = client.get("/ui/")
+    assert page.status_code == 200, page.text
+    panel = page.text.split('id="storage-table"', 1)[1].split("</table>", 1)[0]
+    assert "data-partition" not in panel and "arrives with 0.6.0" in panel
