@@ -160,6 +160,14 @@ def test_blocked_hint_only_when_every_generation_that_needed_a_lock_was_busy() -
 # -- the CLI ---------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("command", [["storage"], ["storage", "rotate"]], ids=" ".join)
+def test_cli_storage_help(command: list[str]) -> None:
+    result = run(*command, "--help")
+    assert result.exit_code == 0 and result.stdout.startswith("Usage: pyjq " + " ".join(command))
+    assert "--dsn" in result.stdout and "--json" in result.stdout
+    assert "\n  storage " in run("--help").stdout
+
+
 def test_cli_storage_prints_a_table_and_json(dsn: str, db: psycopg.Connection) -> None:
     result = run("storage", "--dsn", dsn)
     assert result.exit_code == 0, result.output

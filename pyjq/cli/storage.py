@@ -41,8 +41,8 @@ def storage(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     in turn (two seconds each; ROLE current, previous, oldest), jobs_waiting
     holds jobs due beyond settings.waiting_horizon. Live and dead rows are
     PostgreSQL's statistics (a moment behind); SIZE MB counts indexes and
-    TOAST. Workers rotate every slot, so a generation other than the current
-    one stays small; `pyjq storage rotate` runs one rotation by hand.
+    TOAST. Workers rotate every slot, so each generation holds about one
+    slot of rows; `pyjq storage rotate` runs one rotation by hand.
     Needs jq_worker or jq_admin."""
     if ctx.invoked_subcommand is not None:
         return
