@@ -121,6 +121,7 @@ from .schedules import (
     schedules_async,
     unschedule,
 )
+from .storage import Rotation, StoragePart, storage, storage_async, storage_rotate, storage_rotate_async
 from .tasks import Task, TaskRegistry
 from .worker import RunSummary, Worker
 
@@ -255,4 +256,13 @@ __all__ += [
     "job_attempts_async",
     "window_since",
     "window_start",
+]
+# The storage of jq.jobs (#16): its partitions and their rotation.
+__all__ += [
+    "Rotation",
+    "StoragePart",
+    "storage",
+    "storage_async",
+    "storage_rotate",
+    "storage_rotate_async",
 ]

@@ -23,6 +23,7 @@ import click
 from .. import __version__
 from . import attempts, audit, dead, dev, fairness, install, jobs, maintain, operator, schedules, serve, worker, workers
 from .common import CONTEXT_SETTINGS, CLIError, describe, dsn_option
+from .storage import storage as storage_group
 
 __all__ = ["cli", "main"]
 
@@ -131,6 +132,7 @@ for _command in (
     cli.add_command(_command)
 dead.dead.add_command(operator.dead_requeue)
 dead.dead.add_command(operator.dead_delete)
+cli.add_command(storage_group)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:

@@ -38,6 +38,7 @@ from .routes.jobs import add_job_routes
 from .routes.operations import add_operations_routes, add_probe_routes
 from .routes.operator_jobs import add_operator_job_routes
 from .routes.schedules import add_schedule_routes
+from .routes.storage import add_storage_routes
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "create_app"]
 
@@ -126,6 +127,7 @@ def create_app(
     add_audit_routes(app.router, db, viewer)  # read-only: a viewer token too
     add_attempt_routes(app.router, db, viewer)
     add_operator_job_routes(app.router, db, admin)
+    add_storage_routes(app.router, db, admin, viewer)
     _mount_console(app, db, store)
 
     @app.get("/openapi.json", include_in_schema=False)

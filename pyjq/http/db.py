@@ -29,6 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from .._calls import admin, audit, console, expect_row, jobs, operator, policies, registry
 from .._calls import schedules as schedule_calls
+from .._calls import storage as storage_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 from ..dead_letters import closest_groups
 
@@ -322,3 +323,15 @@ class Database:
     async def schedule_resume(self, name: str, *, actor: str | None = None) -> bool:
         async with self._connection(actor) as conn:
             return bool(await schedule_calls.SCHEDULE_RESUME.run_async(conn, name=name))
+
+    # -- the storage of jq.jobs (pyjq.http.routes.storage) ----------------------------------
+
+    async def storage(self) -> list[storage_calls.StoragePart]:
+        async with self._connection() as conn:
+            return await storage_calls.STORAGE.run_async(conn)
+
+    async def storage_rotate(self) -> list[storage_calls.Rotation]:
+        """One rotation in a READ COMMITTED transaction of its own: its statements before the call take no
+        lock and no snapshot the call depends on, and the partitions' locks end with the commit."""
+        async with self._connection() as conn:
+            return await storage_calls.STORAGE_ROTATE.run_async(conn)

@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-__all__ = ["FILTERS", "age", "count", "pretty_json", "utc"]
+__all__ = ["FILTERS", "age", "count", "pretty_json", "size", "utc"]
 
 
 def utc(value: datetime | None, seconds: bool = True) -> str:
@@ -51,6 +51,18 @@ def count(value: int | None) -> str:
     return "—" if value is None else f"{value:,}".replace(",", "\u2009")
 
 
+def size(value: int | None) -> str:
+    """Bytes, short: 0 B, 8 kB, 1.2 MB, 3.4 GB (powers of 1024, as pg_size_pretty)."""
+    if value is None:
+        return "—"
+    amount = float(value)
+    for unit in ("B", "kB", "MB", "GB"):
+        if amount < 1024 or unit == "GB":
+            break
+        amount /= 1024
+    return f"{amount:.0f} {unit}" if unit in ("B", "kB") else f"{amount:.1f} {unit}"
+
+
 def pretty_json(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -66,4 +78,5 @@ FILTERS = {
     "count": count,
     "pretty_json": pretty_json,
     "percent": percent,
+    "size": size,
 }

@@ -15,8 +15,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ..._calls.console import ThroughputBucket
+from ..._calls.storage import StoragePart
 from ...cron import CronTimes
-from ...errors import JQError
+from ...errors import JQError, NotInstalled
 from .charts import build_chart, totals
 from .console import Console
 
@@ -87,6 +88,13 @@ def add_pages(router: APIRouter, console: Console) -> None:
         rows: list[dict[str, Any]] = await figures.get("stats", load)
         return rows
 
+    async def storage_parts() -> list[StoragePart] | None:
+        """jq_storage's rows (catalog figures only: cheap, so never cached); None before jq 0.6.0."""
+        try:
+            return await db.storage()
+        except NotInstalled:
+            return None
+
     async def window_figures(window: str) -> dict[str, Any]:
         rows = await throughput(window)
         t = totals(rows)
@@ -106,7 +114,10 @@ def add_pages(router: APIRouter, console: Console) -> None:
         session = console.session(request)
         queues = await stats()
         windows = [await window_figures(w) for w in CHART_WINDOWS]
-        return console.page(request, session, "overview.html", "overview", queues=queues, windows=windows)
+        storage = await storage_parts()
+        return console.page(
+            request, session, "overview.html", "overview", queues=queues, windows=windows, storage=storage
+        )
 
     @router.get("/api/overview")
     async def overview_poll(request: Request) -> JSONResponse:
