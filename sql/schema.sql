@@ -1987,17 +1987,23 @@ CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone
 $$;
 
 --
--- Name: _storage_empty(text, smallint, timestamp with time zone); Type: FUNCTION; Schema: jq
+-- Name: _storage_empty(text, smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone) RETURNS integer
+CREATE FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) RETURNS record
     LANGUAGE plpgsql
     AS $_$
-declare
-    v_moved integer;
 begin
     execute format(
-        'with gone as (delete from jq.%I returning *)
+        'with picked as (
+             (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+               limit $3)
+             union all
+             (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+               order by x.run_at limit $3)
+         ), gone as (
+             delete from jq.%1$I j where j.id in (select p.id from picked p) returning *
+         )
          insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
                               attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
                               cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
@@ -2005,12 +2011,14 @@ begin
          select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
                 g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
                 g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
-                case when g.status = ''pending'' and g.deferred and g.run_at > $2 then 3 else $1 end
+                case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
            from gone g', p_part)
-        using p_target, p_wait_after;
-    get diagnostics v_moved = row_count;
-    execute format('truncate jq.%I', p_part);
-    return v_moved;
+        using p_target, p_wait_after, p_limit;
+    get diagnostics moved = row_count;
+    execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
+    if truncated then
+        execute format('truncate jq.%I', p_part);
+    end if;
 end
 $_$;
 
@@ -2056,11 +2064,11 @@ $$;
 
 CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) RETURNS TABLE(outcome text, moved integer)
     LANGUAGE plpgsql
-    AS $_$
+    AS $$
 declare
     v_part text := 'jobs_g' || p_generation;
-    v_live integer;
     v_moved integer;
+    v_truncated boolean;
 begin
     if jq._storage_slot(clock_timestamp()) = p_generation then
         return query select 'current', 0;
@@ -2070,9 +2078,7 @@ begin
         return query select 'empty', 0;
         return;
     end if;
-    execute format('select count(*) from (select 1 from jq.%I limit $1) x', v_part)
-       into v_live using p_move_limit + 1;
-    if v_live > p_move_limit then
+    if not jq._storage_worth_emptying(v_part, p_wait_after, p_move_limit) then
         return query select 'draining', 0;
         return;
     end if;
@@ -2086,13 +2092,15 @@ begin
         return query select 'current', 0;
         return;
     end if;
-    v_moved := jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after);
+    select e.moved, e.truncated into v_moved, v_truncated
+      from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, p_move_limit) e;
     update jq.storage_generations s
-       set truncated_at = clock_timestamp(), truncations = s.truncations + 1, moved = s.moved + v_moved
+       set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
+           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved
      where s.generation = p_generation;
-    return query select 'truncated', v_moved;
+    return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
 end
-$_$;
+$$;
 
 --
 -- Name: _storage_slot(timestamp with time zone); Type: FUNCTION; Schema: jq
@@ -2103,6 +2111,38 @@ CREATE FUNCTION jq._storage_slot(p_at timestamp with time zone) RETURNS smallint
     AS $$
     select (floor(extract(epoch from p_at) / 2)::bigint % 3)::smallint
 $$;
+
+--
+-- Name: _storage_waits(text, boolean, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select p_status = 'pending' and p_deferred and p_run_at > p_wait_after
+$$;
+
+--
+-- Name: _storage_worth_emptying(text, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $_$
+declare
+    v_live       integer;
+    v_live_bytes bigint;
+begin
+    execute format('select count(*), coalesce(sum(r.bytes), 0)
+                      from (select pg_column_size(x.*) as bytes from jq.%I x
+                             where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+                             limit $1) r', p_part)
+       into v_live, v_live_bytes using 10 * p_move_limit + 1, p_wait_after;
+    return v_live <= p_move_limit
+        or (v_live <= 10 * p_move_limit
+            and pg_relation_size(format('jq.%I', p_part)::regclass) > greatest(3 * v_live_bytes, 1048576));
+end
+$_$;
 
 --
 -- Name: _take_idempotency_keys(text[], text[], uuid[], timestamp with time zone); Type: FUNCTION; Schema: jq
@@ -3942,6 +3982,15 @@ begin
         return query select null::smallint, 'rotating elsewhere', 0;
         return;
     end if;
+    -- pg_dump takes its snapshot before it locks the tables: a truncation in
+    -- between would leave the dump without the moved rows (TRUNCATE is not
+    -- MVCC-safe). While a pg_dump is connected to this database, wait.
+    if exists (select 1 from pg_stat_activity a
+                where a.datid = (select d.oid from pg_database d where d.datname = current_database())
+                  and a.application_name = 'pg_dump' and a.pid <> pg_backend_pid()) then
+        return query select g.gen, 'busy', 0 from unnest(array[0, 1, 2, 3]::smallint[]) as g(gen);
+        return;
+    end if;
     select * into v_settings from jq.settings;
     -- The oldest generation first (the next slot's), then the one just left.
     return query
@@ -3958,7 +4007,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -6365,11 +6414,11 @@ REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with ti
 GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
@@ -6391,6 +6440,20 @@ GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wai
 
 REVOKE ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer) TO jq_admin;
 
 --
 -- Name: FUNCTION _take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone); Type: ACL; Schema: jq

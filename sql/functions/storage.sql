@@ -20,11 +20,11 @@
 -- Moves the rows of one partition that this transaction holds under ACCESS
 -- EXCLUSIVE into the generation of the current slot (p_target), or into
 -- jobs_waiting when they wait beyond the horizon (p_wait_after), and
--- truncates the partition once nothing is left. Every row bound for the
--- current generation moves (the caller checked there are at most the move
--- limit), but at most p_limit of those bound for jobs_waiting, soonest first,
--- so that a generation holding a large batch of jobs for tomorrow is emptied
--- over a few calls without a long lock. Returns how many rows moved and
+-- truncates the partition once nothing is left. At most p_limit rows bound
+-- for the current generation and p_limit bound for jobs_waiting (soonest
+-- first) move per call, so that the lock stays short; a generation holding
+-- more (a batch of jobs for tomorrow, a mostly dead one with a few thousand
+-- live) is emptied over a few calls. Returns how many rows moved and
 -- whether the partition was truncated. The insert goes through jq.jobs, so its
 -- NOTIFY trigger wakes workers waiting for the ready ones.
 create or replace function jq._storage_empty(
@@ -35,7 +35,8 @@ as $$
 begin
     execute format(
         'with picked as (
-             select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+             (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+               limit $3)
              union all
              (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $2)
                order by x.run_at limit $3)
@@ -71,12 +72,37 @@ as $$
     select p_status = 'pending' and p_deferred and p_run_at > p_wait_after
 $$;
 
+-- Whether a generation that no longer takes rows should be emptied now: when
+-- it holds at most p_move_limit live rows bound for the current generation
+-- (jobs bound for jobs_waiting do not count: they never drain), or when it is
+-- mostly dead row versions (its heap over 1 MB and over three times the bytes
+-- of its live rows, up to ten times the limit of them): that generation is emptied over
+-- a few calls, p_move_limit rows each. A generation mostly of live rows is a
+-- backlog (a paused queue, a flood): it is left to the claims, so that a
+-- standing backlog is not rewritten every two seconds.
+create or replace function jq._storage_worth_emptying(p_part text, p_wait_after timestamptz, p_move_limit integer)
+returns boolean
+language plpgsql
+as $$
+declare
+    v_live       integer;
+    v_live_bytes bigint;
+begin
+    execute format('select count(*), coalesce(sum(r.bytes), 0)
+                      from (select pg_column_size(x.*) as bytes from jq.%I x
+                             where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+                             limit $1) r', p_part)
+       into v_live, v_live_bytes using 10 * p_move_limit + 1, p_wait_after;
+    return v_live <= p_move_limit
+        or (v_live <= 10 * p_move_limit
+            and pg_relation_size(format('jq.%I', p_part)::regclass) > greatest(3 * v_live_bytes, 1048576));
+end
+$$;
+
 -- Tries one generation: skipped when it is current, already empty on disk,
--- or holds more live rows bound for the current generation than
--- settings.rotation_move_limit (a backlog is left to drain; jobs bound for
--- jobs_waiting do not count, they never drain); otherwise locked (or 'busy'
--- after lock_timeout), emptied and truncated ('moving' while jobs bound for
--- jobs_waiting are left for the next call).
+-- or a backlog (jq._storage_worth_emptying); otherwise locked (or 'busy'
+-- after lock_timeout), emptied and truncated ('moving' while rows are left
+-- for the next call: at most the move limit of each kind moves per call).
 create or replace function jq._storage_rotate_generation(
     p_generation smallint, p_wait_after timestamptz, p_move_limit integer)
 returns table(outcome text, moved integer)
@@ -84,7 +110,6 @@ language plpgsql
 as $$
 declare
     v_part text := 'jobs_g' || p_generation;
-    v_live integer;
     v_moved integer;
     v_truncated boolean;
 begin
@@ -96,11 +121,7 @@ begin
         return query select 'empty', 0;
         return;
     end if;
-    execute format('select count(*) from (select 1 from jq.%I x
-                                            where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-                                            limit $1) x', v_part)
-       into v_live using p_move_limit + 1, p_wait_after;
-    if v_live > p_move_limit then
+    if not jq._storage_worth_emptying(v_part, p_wait_after, p_move_limit) then
         return query select 'draining', 0;
         return;
     end if;
