@@ -2082,12 +2082,22 @@ begin
         return query select 'draining', 0;
         return;
     end if;
+    -- 50 ms (the function's setting); after three refusals in a row, 250 ms:
+    -- a queue whose statements run longer than 50 ms back to back (claims of
+    -- a thousand jobs) never leaves a shorter window, and a generation never
+    -- truncated is the bloat this exists to prevent.
+    if (select g.refused from jq.storage_generations g where g.generation = p_generation) >= 3 then
+        perform set_config('lock_timeout', '250ms', true);
+    end if;
     begin
         execute format('lock table jq.%I in access exclusive mode', v_part);
     exception when lock_not_available then
+        perform set_config('lock_timeout', '50ms', true);
+        update jq.storage_generations g set refused = g.refused + 1 where g.generation = p_generation;
         return query select 'busy', 0;
         return;
     end;
+    perform set_config('lock_timeout', '50ms', true);
     if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
         return query select 'current', 0;
         return;
@@ -2096,7 +2106,7 @@ begin
       from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, p_move_limit) e;
     update jq.storage_generations s
        set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
-           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved
+           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0
      where s.generation = p_generation;
     return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
 end
@@ -4007,7 +4017,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -5002,6 +5012,7 @@ CREATE TABLE jq.storage_generations (
     truncated_at timestamp with time zone,
     truncations bigint DEFAULT 0 NOT NULL,
     moved bigint DEFAULT 0 NOT NULL,
+    refused integer DEFAULT 0 NOT NULL,
     CONSTRAINT storage_generations_valid CHECK (((generation >= 0) AND (generation <= 2)))
 );
 
@@ -5009,7 +5020,7 @@ CREATE TABLE jq.storage_generations (
 -- Name: TABLE storage_generations; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first.';
+COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first, and how many of its lock requests in a row were refused (busy).';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq

@@ -21,7 +21,9 @@
 --                      way in.
 --   jq.storage_generations  one row per generation: when it was last
 --                      truncated, how many times, how many rows were moved
---                      out of it; read by jq_storage().
+--                      out of it, how many lock requests in a row were
+--                      refused (the next one waits longer); read by
+--                      jq_storage().
 --   jq.settings        gains waiting_horizon (5 minutes) and
 --                      rotation_move_limit (2,000: a generation holding more
 --                      live rows is left to drain and tried again later).
@@ -148,10 +150,11 @@ create table jq.storage_generations (
     truncated_at  timestamptz,
     truncations   bigint not null default 0,
     moved         bigint not null default 0,
+    refused       integer not null default 0,
     constraint storage_generations_valid check (generation between 0 and 2)
 );
 comment on table jq.storage_generations is
-    'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first.';
+    'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first, and how many of its lock requests in a row were refused (busy).';
 insert into jq.storage_generations (generation) values (0), (1), (2);
 
 insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by, attempts, max_attempts, idempotency_key, tenant, last_error, created_at, cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
