@@ -671,3 +671,29 @@ def test_a_dump_whose_snapshot_predates_a_rotation_still_holds_every_live_job(db
         lambda: {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation) in ("truncated", "current"),
         what="the rotation to go on once the dump is gone",
     )
+
+
+def test_refused_locks_are_counted_and_the_count_resets_on_truncation(db, connect):
+    """Each 'busy' adds one to jq.storage_generations.refused (from three on, the next request waits 250 ms
+    instead of 50: claims that run longer than 50 ms back to back leave no shorter window); a truncation
+    resets it."""
+    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(3)])
+    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
+    holder = connect(autocommit=False)
+    holder.execute("lock table jq.jobs in access share mode")
+    busy = 0
+    while busy < 4:
+        sleep_to_mid_slot()
+        outcome = {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation, "current")
+        if outcome != "current":
+            assert outcome == "busy", outcome
+            busy += 1
+    refused = db.execute("select refused from jq.storage_generations where generation = %s", [generation]).fetchone()
+    assert refused == (4,)
+    holder.rollback()
+    wait_until(
+        lambda: {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation) == "truncated",
+        what="the truncation once the lock is free",
+    )
+    refused = db.execute("select refused from jq.storage_generations where generation = %s", [generation]).fetchone()
+    assert refused == (0,)
