@@ -14,6 +14,7 @@ Handlers are no-ops: ``async def noop(job): pass`` for every --type.
 from __future__ import annotations
 
 import argparse
+import os
 import asyncio
 import logging
 import resource
@@ -59,6 +60,8 @@ def main() -> None:
         kwargs["poll_interval"] = args.poll_interval
     if args.name:
         kwargs["name"] = args.name
+    if os.environ.get("JQ_BENCH_ROTATE") == "0":  # measure the storage rotation's cost: off
+        kwargs["rotate_storage"] = None
     worker = pyjq.Worker(args.dsn, queues=queues, **kwargs)
     starts: list[tuple[str, float]] = []
 
