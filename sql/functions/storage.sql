@@ -175,6 +175,7 @@ language plpgsql
 as $$
 declare
     v_part text := 'queue_waiters_g' || p_generation;
+    v_target smallint;
     v_moved integer;
 begin
     if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
@@ -186,7 +187,8 @@ begin
         return query select 'marks busy', 0;
         return;
     end;
-    if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
+    v_target := jq._storage_slot(clock_timestamp());
+    if v_target = p_generation then  -- the slot came round while we waited
         return;
     end if;
     -- Nothing else can touch the partition now, so copy, then truncate. A
@@ -195,7 +197,7 @@ begin
     execute format('insert into jq.queue_waiters (queue, worker, backend_pid, since, generation)
                     select w.queue, w.worker, w.backend_pid, w.since, $1 from jq.%I w
                     on conflict do nothing', v_part)
-       using jq._storage_slot(clock_timestamp());
+       using v_target;
     get diagnostics v_moved = row_count;
     execute format('truncate jq.%I', v_part);
     if v_moved > 0 then
