@@ -30,7 +30,9 @@ begin
         -- columns (the key holds the generation, migration 14): calls for one
         -- worker take turns, so two connections using one name cannot both
         -- insert it. A mark of another backend (the worker reconnected) is
-        -- repointed at this one, keeping its generation and since.
+        -- repointed at this one, keeping its generation and since. A mark
+        -- that an insert is taking at this moment counts as existing: that
+        -- insert notifies this worker, which then claims and marks again.
         perform pg_advisory_xact_lock(hashtext('jq.queue_waiters'), hashtext(p_worker));
         with wanted as (
             select distinct q as queue from unnest(p_queues) as q where q is not null
