@@ -1610,10 +1610,14 @@ begin
          group by n.queue
     loop
         if v_ready then
+            -- By key, not ctid: a ctid names a row only within one generation.
+            with taken as materialized (
+                select x.worker, x.generation from jq.queue_waiters x where x.queue = v_queue
+                   for update skip locked
+            )
             delete from jq.queue_waiters w
-             where w.ctid = any (array(select x.ctid from jq.queue_waiters x
-                                        where x.queue = v_queue
-                                          for update skip locked));
+             using taken t
+             where w.queue = v_queue and w.worker = t.worker and w.generation = t.generation;
             if found then
                 perform pg_notify(jq._channel(v_queue), '');
             end if;
@@ -2113,6 +2117,46 @@ end
 $$;
 
 --
+-- Name: _storage_rotate_marks(smallint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_rotate_marks(p_generation smallint) RETURNS TABLE(outcome text, moved integer)
+    LANGUAGE plpgsql
+    AS $_$
+declare
+    v_part text := 'queue_waiters_g' || p_generation;
+    v_target smallint;
+    v_moved integer;
+begin
+    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+        return;
+    end if;
+    begin
+        execute format('lock table jq.%I in access exclusive mode', v_part);
+    exception when lock_not_available then
+        return query select 'marks busy', 0;
+        return;
+    end;
+    v_target := jq._storage_slot(clock_timestamp());
+    if v_target = p_generation then  -- the slot came round while we waited
+        return;
+    end if;
+    -- Nothing else can touch the partition now, so copy, then truncate. A
+    -- mark already in the current generation (it cannot be, jq_set_waiting
+    -- writes one per queue and worker) would be the same information.
+    execute format('insert into jq.queue_waiters (queue, worker, backend_pid, since, generation)
+                    select w.queue, w.worker, w.backend_pid, w.since, $1 from jq.%I w
+                    on conflict do nothing', v_part)
+       using v_target;
+    get diagnostics v_moved = row_count;
+    execute format('truncate jq.%I', v_part);
+    if v_moved > 0 then
+        return query select 'marks truncated', v_moved;
+    end if;
+end
+$_$;
+
+--
 -- Name: _storage_slot(timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -2230,10 +2274,14 @@ CREATE FUNCTION jq._wake_queue(p_queue text) RETURNS void
     LANGUAGE plpgsql
     AS $$
 begin
+    -- By key, not ctid: a ctid names a row only within one generation.
+    with taken as materialized (
+        select x.worker, x.generation from jq.queue_waiters x where x.queue = p_queue
+           for update skip locked
+    )
     delete from jq.queue_waiters w
-     where w.ctid = any (array(select x.ctid from jq.queue_waiters x
-                                where x.queue = p_queue
-                                  for update skip locked));
+     using taken t
+     where w.queue = p_queue and w.worker = t.worker and w.generation = t.generation;
     if found then
         perform pg_notify(jq._channel(p_queue), '');
     end if;
@@ -3829,13 +3877,26 @@ begin
         raise exception 'queues and waiting must not be null' using errcode = '22004';
     end if;
     if p_waiting then
+        -- One mark per (queue, worker), kept without a unique index on those
+        -- columns (the key holds the generation, migration 14): calls for one
+        -- worker take turns, so two connections using one name cannot both
+        -- insert it. A mark of another backend (the worker reconnected) is
+        -- repointed at this one, keeping its generation and since. A mark
+        -- that an insert is taking at this moment counts as existing: that
+        -- insert notifies this worker, which then claims and marks again.
+        perform pg_advisory_xact_lock(hashtext('jq.queue_waiters'), hashtext(p_worker));
+        with wanted as (
+            select distinct q as queue from unnest(p_queues) as q where q is not null
+        ), repointed as (
+            update jq.queue_waiters w
+               set backend_pid = pg_backend_pid()
+              from wanted n
+             where w.queue = n.queue and w.worker = p_worker and w.backend_pid <> pg_backend_pid()
+        )
         insert into jq.queue_waiters (queue, worker, backend_pid, since)
-        select distinct q, p_worker, pg_backend_pid(), jq._now()
-          from unnest(p_queues) as q
-         where q is not null
-        on conflict (queue, worker) do update
-            set backend_pid = excluded.backend_pid
-            where jq.queue_waiters.backend_pid <> excluded.backend_pid;
+        select n.queue, p_worker, pg_backend_pid(), jq._now()
+          from wanted n
+         where not exists (select 1 from jq.queue_waiters w where w.queue = n.queue and w.worker = p_worker);
     else
         delete from jq.queue_waiters where worker = p_worker and queue = any(p_queues);
     end if;
@@ -3982,6 +4043,8 @@ declare
     v_now       timestamptz := jq._now();
     v_slot      smallint := jq._storage_slot(clock_timestamp());
     v_moved     integer;
+    v_gen       smallint;
+    v_outcome   text;
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_storage_rotate needs READ COMMITTED, not %', current_setting('transaction_isolation')
@@ -4003,11 +4066,18 @@ begin
     end if;
     select * into v_settings from jq.settings;
     -- The oldest generation first (the next slot's), then the one just left.
-    return query
-    select g.gen, r.outcome, r.moved
-      from unnest(array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint]) as g(gen)
-     cross join lateral jq._storage_rotate_generation(g.gen, v_now + v_settings.waiting_horizon,
-                                                      v_settings.rotation_move_limit) r;
+    -- Its marks of jq.queue_waiters follow the jobs (their move may have used
+    -- some up), unless the generation is current or its jobs partition busy;
+    -- their row comes first, so a reader keyed by generation keeps the jobs'.
+    foreach v_gen in array array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint] loop
+        select r.outcome, r.moved into v_outcome, v_moved
+          from jq._storage_rotate_generation(v_gen, v_now + v_settings.waiting_horizon,
+                                             v_settings.rotation_move_limit) r;
+        if v_outcome in ('truncated', 'moving', 'empty', 'draining') then
+            return query select v_gen, m.outcome, m.moved from jq._storage_rotate_marks(v_gen) m;
+        end if;
+        return query select v_gen, v_outcome, v_moved;
+    end loop;
     v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon, v_settings.rotation_move_limit);
     return query select 3::smallint, case when v_moved is null then 'busy' else 'promoted' end, coalesce(v_moved, 0);
 end
@@ -4017,7 +4087,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -4898,14 +4968,58 @@ CREATE TABLE jq.queue_waiters (
     queue text NOT NULL,
     worker text NOT NULL,
     backend_pid integer NOT NULL,
-    since timestamp with time zone NOT NULL
-);
+    since timestamp with time zone NOT NULL,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+)
+PARTITION BY LIST (generation);
 
 --
 -- Name: TABLE queue_waiters; Type: COMMENT; Schema: jq
 --
 
 COMMENT ON TABLE jq.queue_waiters IS 'Workers waiting for work on a queue (jq_set_waiting); the NOTIFY trigger wakes only these queues.';
+
+--
+-- Name: COLUMN queue_waiters.generation; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.queue_waiters.generation IS 'Where the mark is stored: the generation of the two-second slot it was written in (jq._storage_slot), as jq.jobs; jq_storage_rotate moves marks out of a generation and truncates it. Storage only: no rule reads it.';
+
+--
+-- Name: queue_waiters_g0; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.queue_waiters_g0 (
+    queue text NOT NULL,
+    worker text NOT NULL,
+    backend_pid integer NOT NULL,
+    since timestamp with time zone NOT NULL,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+);
+
+--
+-- Name: queue_waiters_g1; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.queue_waiters_g1 (
+    queue text NOT NULL,
+    worker text NOT NULL,
+    backend_pid integer NOT NULL,
+    since timestamp with time zone NOT NULL,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+);
+
+--
+-- Name: queue_waiters_g2; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.queue_waiters_g2 (
+    queue text NOT NULL,
+    worker text NOT NULL,
+    backend_pid integer NOT NULL,
+    since timestamp with time zone NOT NULL,
+    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+);
 
 --
 -- Name: release; Type: TABLE; Schema: jq
@@ -5123,6 +5237,24 @@ ALTER TABLE ONLY jq.jobs ATTACH PARTITION jq.jobs_g2 FOR VALUES IN ('2');
 ALTER TABLE ONLY jq.jobs ATTACH PARTITION jq.jobs_waiting FOR VALUES IN ('3');
 
 --
+-- Name: queue_waiters_g0; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters ATTACH PARTITION jq.queue_waiters_g0 FOR VALUES IN ('0');
+
+--
+-- Name: queue_waiters_g1; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters ATTACH PARTITION jq.queue_waiters_g1 FOR VALUES IN ('1');
+
+--
+-- Name: queue_waiters_g2; Type: TABLE ATTACH; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters ATTACH PARTITION jq.queue_waiters_g2 FOR VALUES IN ('2');
+
+--
 -- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: jq
 --
 
@@ -5211,7 +5343,28 @@ ALTER TABLE ONLY jq.queue_settings
 --
 
 ALTER TABLE ONLY jq.queue_waiters
-    ADD CONSTRAINT queue_waiters_pkey PRIMARY KEY (queue, worker);
+    ADD CONSTRAINT queue_waiters_pkey PRIMARY KEY (queue, worker, generation);
+
+--
+-- Name: queue_waiters_g0 queue_waiters_g0_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters_g0
+    ADD CONSTRAINT queue_waiters_g0_pkey PRIMARY KEY (queue, worker, generation);
+
+--
+-- Name: queue_waiters_g1 queue_waiters_g1_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters_g1
+    ADD CONSTRAINT queue_waiters_g1_pkey PRIMARY KEY (queue, worker, generation);
+
+--
+-- Name: queue_waiters_g2 queue_waiters_g2_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.queue_waiters_g2
+    ADD CONSTRAINT queue_waiters_g2_pkey PRIMARY KEY (queue, worker, generation);
 
 --
 -- Name: release release_pkey; Type: CONSTRAINT; Schema: jq
@@ -5893,6 +6046,24 @@ ALTER INDEX jq.jobs_suspect_idx ATTACH PARTITION jq.jobs_waiting_suspect_idx;
 ALTER INDEX jq.jobs_tenant_created_idx ATTACH PARTITION jq.jobs_waiting_tenant_created_idx;
 
 --
+-- Name: queue_waiters_g0_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.queue_waiters_pkey ATTACH PARTITION jq.queue_waiters_g0_pkey;
+
+--
+-- Name: queue_waiters_g1_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.queue_waiters_pkey ATTACH PARTITION jq.queue_waiters_g1_pkey;
+
+--
+-- Name: queue_waiters_g2_pkey; Type: INDEX ATTACH; Schema: jq
+--
+
+ALTER INDEX jq.queue_waiters_pkey ATTACH PARTITION jq.queue_waiters_g2_pkey;
+
+--
 -- Name: jobs jobs_notify_ready; Type: TRIGGER; Schema: jq
 --
 
@@ -6446,6 +6617,13 @@ REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wa
 GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _storage_rotate_marks(p_generation smallint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint) TO jq_admin;
+
+--
 -- Name: FUNCTION _storage_slot(p_at timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -6986,6 +7164,24 @@ GRANT SELECT ON TABLE jq.queue_settings TO jq_admin;
 --
 
 GRANT SELECT ON TABLE jq.queue_waiters TO jq_admin;
+
+--
+-- Name: TABLE queue_waiters_g0; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.queue_waiters_g0 TO jq_admin;
+
+--
+-- Name: TABLE queue_waiters_g1; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.queue_waiters_g1 TO jq_admin;
+
+--
+-- Name: TABLE queue_waiters_g2; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.queue_waiters_g2 TO jq_admin;
 
 --
 -- Name: TABLE release; Type: ACL; Schema: jq

@@ -30,6 +30,7 @@ SLOT_SECONDS = 2.0  # jq._storage_slot's slot length (sql/functions/storage_slot
 AFTER_BOUNDARY = 0.05  # seconds after a slot boundary: statements begun in the old slot have ended
 BUSY_WARN_AFTER = 5  # consecutive 'busy' outcomes of one generation before a WARNING
 IDLE_INTERVAL = 30.0  # seconds between calls of a worker that did nothing meanwhile
+UNFINISHED = ("busy", "moving", "marks busy")  # outcomes that call again at the next slot
 
 
 class StorageRotation:
@@ -41,6 +42,7 @@ class StorageRotation:
         self._busy: dict[int, int] = {}
         self._seen: tuple[int, ...] = self._activity()
         self._last_call = time.monotonic()
+        self._unfinished = False  # the last call left a generation busy or half moved: call again soon
 
     async def run(self) -> None:
         """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
@@ -66,11 +68,11 @@ class StorageRotation:
         return (stats["complete"], stats["fail"], stats["heartbeat"], stats["release"], len(self._state.held_ids()))
 
     def _due(self) -> bool:
-        """Busy since the last call (or holding jobs), or idle for IDLE_INTERVAL."""
+        """Busy since the last call (or holding jobs), the last call left work undone, or idle for IDLE_INTERVAL."""
         now, seen = time.monotonic(), self._activity()
         busy = seen != self._seen or seen[-1] > 0
         self._seen = seen
-        if busy or now - self._last_call >= IDLE_INTERVAL:
+        if busy or self._unfinished or now - self._last_call >= IDLE_INTERVAL:
             self._last_call = now
             return True
         return False
@@ -90,6 +92,7 @@ class StorageRotation:
         except DATABASE_ERRORS as exc:
             log_db_error(self._name, "jq_storage_rotate", exc)
             return False
+        self._unfinished = any(row.outcome in UNFINISHED for row in rows)
         for row in rows:
             if row.generation is None:
                 continue

@@ -310,10 +310,14 @@ begin
          group by n.queue
     loop
         if v_ready then
+            -- By key, not ctid: a ctid names a row only within one generation.
+            with taken as materialized (
+                select x.worker, x.generation from jq.queue_waiters x where x.queue = v_queue
+                   for update skip locked
+            )
             delete from jq.queue_waiters w
-             where w.ctid = any (array(select x.ctid from jq.queue_waiters x
-                                        where x.queue = v_queue
-                                          for update skip locked));
+             using taken t
+             where w.queue = v_queue and w.worker = t.worker and w.generation = t.generation;
             if found then
                 perform pg_notify(jq._channel(v_queue), '');
             end if;

@@ -22,10 +22,14 @@ returns void
 language plpgsql
 as $$
 begin
+    -- By key, not ctid: a ctid names a row only within one generation.
+    with taken as materialized (
+        select x.worker, x.generation from jq.queue_waiters x where x.queue = p_queue
+           for update skip locked
+    )
     delete from jq.queue_waiters w
-     where w.ctid = any (array(select x.ctid from jq.queue_waiters x
-                                where x.queue = p_queue
-                                  for update skip locked));
+     using taken t
+     where w.queue = p_queue and w.worker = t.worker and w.generation = t.generation;
     if found then
         perform pg_notify(jq._channel(p_queue), '');
     end if;

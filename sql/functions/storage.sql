@@ -192,6 +192,51 @@ begin
 end
 $$;
 
+-- The marks of jq.queue_waiters (migration 14) rotate with the jobs: the
+-- generation's partition, when it has pages, is locked under ACCESS
+-- EXCLUSIVE (lock_timeout, as the jobs'), its marks are copied into the
+-- current generation (worker, backend_pid and since kept) and it is
+-- TRUNCATEd. Marks are a few per worker and queue, so no move limit. Returns
+-- 'marks truncated' (how many moved), 'marks busy' when the lock was not
+-- granted in time (tried again next call), or no row when no mark moved
+-- (nothing on disk, only dead versions, or the slot came round meanwhile).
+create or replace function jq._storage_rotate_marks(p_generation smallint)
+returns table(outcome text, moved integer)
+language plpgsql
+as $$
+declare
+    v_part text := 'queue_waiters_g' || p_generation;
+    v_target smallint;
+    v_moved integer;
+begin
+    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+        return;
+    end if;
+    begin
+        execute format('lock table jq.%I in access exclusive mode', v_part);
+    exception when lock_not_available then
+        return query select 'marks busy', 0;
+        return;
+    end;
+    v_target := jq._storage_slot(clock_timestamp());
+    if v_target = p_generation then  -- the slot came round while we waited
+        return;
+    end if;
+    -- Nothing else can touch the partition now, so copy, then truncate. A
+    -- mark already in the current generation (it cannot be, jq_set_waiting
+    -- writes one per queue and worker) would be the same information.
+    execute format('insert into jq.queue_waiters (queue, worker, backend_pid, since, generation)
+                    select w.queue, w.worker, w.backend_pid, w.since, $1 from jq.%I w
+                    on conflict do nothing', v_part)
+       using v_target;
+    get diagnostics v_moved = row_count;
+    execute format('truncate jq.%I', v_part);
+    if v_moved > 0 then
+        return query select 'marks truncated', v_moved;
+    end if;
+end
+$$;
+
 create or replace function jq.jq_storage_rotate()
 returns table(generation smallint, outcome text, moved integer)
 language plpgsql
@@ -205,6 +250,8 @@ declare
     v_now       timestamptz := jq._now();
     v_slot      smallint := jq._storage_slot(clock_timestamp());
     v_moved     integer;
+    v_gen       smallint;
+    v_outcome   text;
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_storage_rotate needs READ COMMITTED, not %', current_setting('transaction_isolation')
@@ -226,17 +273,24 @@ begin
     end if;
     select * into v_settings from jq.settings;
     -- The oldest generation first (the next slot's), then the one just left.
-    return query
-    select g.gen, r.outcome, r.moved
-      from unnest(array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint]) as g(gen)
-     cross join lateral jq._storage_rotate_generation(g.gen, v_now + v_settings.waiting_horizon,
-                                                      v_settings.rotation_move_limit) r;
+    -- Its marks of jq.queue_waiters follow the jobs (their move may have used
+    -- some up), unless the generation is current or its jobs partition busy;
+    -- their row comes first, so a reader keyed by generation keeps the jobs'.
+    foreach v_gen in array array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint] loop
+        select r.outcome, r.moved into v_outcome, v_moved
+          from jq._storage_rotate_generation(v_gen, v_now + v_settings.waiting_horizon,
+                                             v_settings.rotation_move_limit) r;
+        if v_outcome in ('truncated', 'moving', 'empty', 'draining') then
+            return query select v_gen, m.outcome, m.moved from jq._storage_rotate_marks(v_gen) m;
+        end if;
+        return query select v_gen, v_outcome, v_moved;
+    end loop;
     v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon, v_settings.rotation_move_limit);
     return query select 3::smallint, case when v_moved is null then 'busy' else 'promoted' end, coalesce(v_moved, 0);
 end
 $$;
 comment on function jq.jq_storage_rotate() is
-    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 create or replace function jq.jq_storage()
 returns table(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint,

@@ -26,13 +26,26 @@ begin
         raise exception 'queues and waiting must not be null' using errcode = '22004';
     end if;
     if p_waiting then
+        -- One mark per (queue, worker), kept without a unique index on those
+        -- columns (the key holds the generation, migration 14): calls for one
+        -- worker take turns, so two connections using one name cannot both
+        -- insert it. A mark of another backend (the worker reconnected) is
+        -- repointed at this one, keeping its generation and since. A mark
+        -- that an insert is taking at this moment counts as existing: that
+        -- insert notifies this worker, which then claims and marks again.
+        perform pg_advisory_xact_lock(hashtext('jq.queue_waiters'), hashtext(p_worker));
+        with wanted as (
+            select distinct q as queue from unnest(p_queues) as q where q is not null
+        ), repointed as (
+            update jq.queue_waiters w
+               set backend_pid = pg_backend_pid()
+              from wanted n
+             where w.queue = n.queue and w.worker = p_worker and w.backend_pid <> pg_backend_pid()
+        )
         insert into jq.queue_waiters (queue, worker, backend_pid, since)
-        select distinct q, p_worker, pg_backend_pid(), jq._now()
-          from unnest(p_queues) as q
-         where q is not null
-        on conflict (queue, worker) do update
-            set backend_pid = excluded.backend_pid
-            where jq.queue_waiters.backend_pid <> excluded.backend_pid;
+        select n.queue, p_worker, pg_backend_pid(), jq._now()
+          from wanted n
+         where not exists (select 1 from jq.queue_waiters w where w.queue = n.queue and w.worker = p_worker);
     else
         delete from jq.queue_waiters where worker = p_worker and queue = any(p_queues);
     end if;
