@@ -14,9 +14,9 @@ Handlers are no-ops: ``async def noop(job): pass`` for every --type.
 from __future__ import annotations
 
 import argparse
-import os
 import asyncio
 import logging
+import os
 import resource
 import sys
 import time
