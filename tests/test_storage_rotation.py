@@ -422,6 +422,12 @@ def sleep_to_mid_slot() -> None:
     time.sleep(2.0 - time.time() % 2.0 + 1.0)
 
 
+def each_warned_generation_truncated_again(caplog: pytest.LogCaptureFixture) -> bool:
+    warned = [w.split("generation ")[1].split()[0] for w in logged(caplog, BUSY_WARNING)]
+    again = logged(caplog, "truncated again")
+    return bool(warned) and all(any(f"generation {g} truncated again" in line for line in again) for g in warned)
+
+
 def logged(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "pyjq.worker" and text in r.getMessage()]
 
@@ -453,7 +459,7 @@ def test_a_session_holding_access_share_makes_rotation_busy_not_the_queue(db, ds
             assert holder.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS  # still holding
             held_marks = generation_marks(conn)
             holder.commit()
-            wait_until(lambda: logged(caplog, "truncated again"), what="the worker to truncate again")
+            wait_until(lambda: each_warned_generation_truncated_again(caplog), what="the worker to truncate again")
             return marks, held_marks
 
     with caplog.at_level(logging.DEBUG, logger="pyjq.worker"):

@@ -92,13 +92,14 @@ class StorageRotation:
         except DATABASE_ERRORS as exc:
             log_db_error(self._name, "jq_storage_rotate", exc)
             return False
-        self._unfinished = any(row.outcome in UNFINISHED for row in rows)
         for row in rows:
             if row.generation is None:
                 continue
             if row.outcome == "truncated":
                 self._state.stats["storage_truncations"] += 1
             self._note_busy(row.generation, row.outcome)
+        # Call again at the next slot while a generation is refused or half moved, until each is done.
+        self._unfinished = bool(self._busy) or any(row.outcome in UNFINISHED for row in rows)
         logger.debug("worker %s: jq_storage_rotate: %s", self._name, rows)
         return True
 
