@@ -358,7 +358,9 @@ begin
             using errcode = '54000',
                   hint = 'Store large data elsewhere and pass a reference; an admin may raise jq.settings.max_payload_bytes.';
     end if;
-    if jq._payload_too_deep(p_payload, v_limits.max_payload_depth) then
+    -- The size guard first, here too: the SQL function is planned afresh in
+    -- every transaction that calls it, which a small payload need not pay.
+    if v_bytes >= 4 * v_limits.max_payload_depth and jq._payload_too_deep(p_payload, v_limits.max_payload_depth) then
         raise exception '% nests deeper than % levels', p_what, v_limits.max_payload_depth
             using errcode = '54001',
                   hint = 'Flatten the payload; an admin may raise jq.settings.max_payload_depth.';
@@ -1610,16 +1612,20 @@ begin
          group by n.queue
     loop
         if v_ready then
-            -- By key, not ctid: a ctid names a row only within one generation.
-            with taken as materialized (
-                select x.worker, x.generation from jq.queue_waiters x where x.queue = v_queue
-                   for update skip locked
-            )
-            delete from jq.queue_waiters w
-             using taken t
-             where w.queue = v_queue and w.worker = t.worker and w.generation = t.generation;
-            if found then
-                perform pg_notify(jq._channel(v_queue), '');
+            -- Looked for first: a queue whose workers are all busy (a flood)
+            -- has no marks, and the probe costs a third of the delete's setup.
+            if exists (select 1 from jq.queue_waiters x where x.queue = v_queue) then
+                -- By key, not ctid: a ctid names a row only within one generation.
+                with taken as materialized (
+                    select x.worker, x.generation from jq.queue_waiters x where x.queue = v_queue
+                       for update skip locked
+                )
+                delete from jq.queue_waiters w
+                 using taken t
+                 where w.queue = v_queue and w.worker = t.worker and w.generation = t.generation;
+                if found then
+                    perform pg_notify(jq._channel(v_queue), '');
+                end if;
             end if;
         elsif v_next <= v_now + interval '1 minute'
               and exists (select 1 from jq.queue_waiters w where w.queue = v_queue) then
@@ -1637,11 +1643,14 @@ $$;
 --
 
 CREATE FUNCTION jq._now() RETURNS timestamp with time zone
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-    select case when (select s.allow_test_clock from jq.settings s)
-                then coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now())
-                else now() end
+begin
+    if (select s.allow_test_clock from jq.settings s) then
+        return coalesce(nullif(current_setting('jq.now', true), '')::timestamptz, now());
+    end if;
+    return now();
+end
 $$;
 
 --
@@ -2163,7 +2172,7 @@ $_$;
 CREATE FUNCTION jq._storage_slot(p_at timestamp with time zone) RETURNS smallint
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
-    select (floor(extract(epoch from p_at) / 2)::bigint % 3)::smallint
+    select (floor(extract(epoch from p_at - timestamptz '1970-01-01 00:00:00+00') / 2)::bigint % 3)::smallint
 $$;
 
 --
@@ -2559,6 +2568,7 @@ CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_now timestamptz := jq._now();
@@ -2705,6 +2715,7 @@ CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, 
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_now    timestamptz := jq._now();
@@ -2750,6 +2761,7 @@ CREATE FUNCTION jq.jq_enqueue_many(p_jobs jsonb) RETURNS TABLE(job_id uuid, stat
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_now     timestamptz := jq._now();
@@ -2835,6 +2847,7 @@ CREATE FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text DEFAULT NU
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_now   timestamptz := jq._now();
@@ -2900,6 +2913,7 @@ CREATE FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interva
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_now timestamptz := jq._now();
@@ -3452,6 +3466,7 @@ CREATE FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) RETURNS TABLE(job
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_now       timestamptz := jq._now();
@@ -3870,6 +3885,7 @@ CREATE FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting bool
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 begin
     perform jq._check_worker(p_worker);
@@ -4340,6 +4356,7 @@ CREATE FUNCTION jq.jq_worker_beat(p_worker text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
     v_gone_at timestamptz;

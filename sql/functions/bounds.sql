@@ -42,7 +42,9 @@ begin
             using errcode = '54000',
                   hint = 'Store large data elsewhere and pass a reference; an admin may raise jq.settings.max_payload_bytes.';
     end if;
-    if jq._payload_too_deep(p_payload, v_limits.max_payload_depth) then
+    -- The size guard first, here too: the SQL function is planned afresh in
+    -- every transaction that calls it, which a small payload need not pay.
+    if v_bytes >= 4 * v_limits.max_payload_depth and jq._payload_too_deep(p_payload, v_limits.max_payload_depth) then
         raise exception '% nests deeper than % levels', p_what, v_limits.max_payload_depth
             using errcode = '54001',
                   hint = 'Flatten the payload; an admin may raise jq.settings.max_payload_depth.';

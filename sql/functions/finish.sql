@@ -17,6 +17,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- The worker's hot path keeps generic plans (docs/design.md, Plans).
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -49,6 +51,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- The worker's hot path keeps generic plans (docs/design.md, Plans).
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     v_now   timestamptz := jq._now();
@@ -116,6 +120,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- The worker's hot path keeps generic plans (docs/design.md, Plans).
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     v_now timestamptz := jq._now();
@@ -155,6 +161,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- The worker's hot path keeps generic plans (docs/design.md, Plans).
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     v_now       timestamptz := jq._now();

@@ -10,7 +10,9 @@
 -- the rotation moves a job due later than settings.waiting_horizon.
 --
 -- IMMUTABLE and SQL so that the planner inlines it into every INSERT: no
--- table is read per row. Changing the slot length or the count of
+-- table is read and no function called per row. The body must be immutable
+-- too, or the planner calls the function instead: extract(epoch from a
+-- timestamptz) is STABLE, extract(epoch from an interval) IMMUTABLE. Changing the slot length or the count of
 -- generations needs a migration (the partitions are made for 0, 1, 2).
 create or replace function jq._storage_slot(p_at timestamptz)
 returns smallint
@@ -18,5 +20,5 @@ language sql
 immutable
 parallel safe
 as $$
-    select (floor(extract(epoch from p_at) / 2)::bigint % 3)::smallint
+    select (floor(extract(epoch from p_at - timestamptz '1970-01-01 00:00:00+00') / 2)::bigint % 3)::smallint
 $$;
