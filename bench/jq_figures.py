@@ -508,15 +508,28 @@ def bloat(
 
     rotations: Counter[str] = Counter()
 
-    def rotator() -> None:  # what every pyjq worker does (0.6.0 on): jq_storage_rotate after each 2 s slot
+    rotation_ms: list[float] = []
+
+    rotating = threading.Event()
+
+    def rotator() -> None:
+        """What every pyjq worker does (0.6.0 on, pyjq/worker/storage.py): jq_storage_rotate 50 ms after each
+        2 s slot boundary, and again 0.5 s later (twice at most) while a generation is left busy or half moved."""
         with psycopg.connect(dsn, autocommit=True) as conn:
             if not conn.execute("select to_regprocedure('jq.jq_storage_rotate()') is not null").fetchone()[0]:
                 return
-            while not done.wait(2.0 - time.time() % 2.0 + 0.05):
-                for _gen, outcome, _moved in conn.execute("select * from jq.jq_storage_rotate()").fetchall():
-                    rotations[outcome] += 1
+            while not rotating.wait(2.0 - time.time() % 2.0 + 0.05):
+                for _call in range(3):
+                    t = time.perf_counter()
+                    outcomes = [o for _g, o, _m in conn.execute("select * from jq.jq_storage_rotate()").fetchall()]
+                    rotation_ms.append((time.perf_counter() - t) * 1000)
+                    rotations.update(outcomes)
+                    unfinished = any(o in ("busy", "moving", "marks busy") for o in outcomes)
+                    if not unfinished or 2.0 - time.time() % 2.0 < 0.5 or rotating.wait(0.5):
+                        break
 
     peak = {"bytes": 0, "n_dead_tup": 0}
+    sizes: list[int] = []
     samples_taken = [0]
 
     def monitor() -> None:  # jq.jobs' size every second: the peak, not only the end
@@ -531,6 +544,7 @@ def bloat(
                          left join pg_stat_user_tables s on s.relid = p.relid"""
                 ).fetchone()
                 peak["bytes"] = max(peak["bytes"], b)
+                sizes.append(b)
                 peak["n_dead_tup"] = max(peak["n_dead_tup"], dead or 0)
                 samples_taken[0] += 1
 
@@ -548,9 +562,8 @@ def bloat(
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - t0
-    done.set()
+    done.set()  # the monitor stops; the rotation goes on, as the workers' would, until the settled state
     mon.join()
-    rot.join()
     if errors:
         raise errors[0]
     # Top the backlog up again to its starting size, so both ends compare the same live rows.
@@ -561,6 +574,11 @@ def bloat(
     with psycopg.connect(dsn, autocommit=True) as conn:
         end_state = _table_state(conn)
         end_probe = _claim_probe(conn, queue, probe_samples, probe_limit)
+        # Settled: two slot boundaries later, the rotation having run as a worker's does after a flood.
+        time.sleep(4.0 - time.time() % 2.0 + 0.6)
+        settled_state = _table_state(conn)
+    rotating.set()
+    rot.join()
     samples = sorted(x for per in claim_ms for x in per)
     n = max(1, len(samples) // 10)
     first = [ms for _, ms in samples[:n]]
@@ -606,9 +624,25 @@ def bloat(
                 / (start_state["heap_bytes"] + start_state["index_bytes"]),
                 2,
             ),
+            "settled": settled_state,
+            "size_ratio_settled": rnd(
+                (settled_state["heap_bytes"] + settled_state["index_bytes"])
+                / (start_state["heap_bytes"] + start_state["index_bytes"]),
+                2,
+            ),
+            "median_during_run_ratio": rnd(
+                statistics.median(sizes) / (start_state["heap_bytes"] + start_state["index_bytes"]), 2
+            )
+            if sizes
+            else None,
         },
         "claim_plan": {"start": start_probe["plan"], "end": end_probe["plan"]},
         "storage_rotations": dict(rotations),  # jq_storage_rotate outcomes (0.6.0 on; empty before)
+        "rotation_call_ms": {
+            "calls": len(rotation_ms),
+            "median": rnd(statistics.median(rotation_ms), 2) if rotation_ms else None,
+            "max": rnd(max(rotation_ms), 1) if rotation_ms else None,
+        },
         "counts": "jobs enqueued, claimed and completed (each step its own transaction), driven in SQL;"
         " jq_storage_rotate every 2 s where it exists, as pyjq workers call it",
     }

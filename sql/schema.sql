@@ -2036,6 +2036,47 @@ end
 $_$;
 
 --
+-- Name: _storage_lock(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_lock(p_part text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+begin
+    if jq._storage_lock_held_long(format('jq.%I', p_part)::regclass, interval '250 ms') then
+        return false;
+    end if;
+    perform set_config('lock_timeout', '250ms', true);
+    execute format('lock table jq.%I in access exclusive mode', p_part);
+    return true;
+exception when lock_not_available then
+    return false;
+end
+$$;
+
+--
+-- Name: _storage_lock_held_long(regclass, interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    select exists (
+        select 1
+          from pg_locks l
+          left join pg_stat_activity a on a.pid = l.pid
+         where l.locktype = 'relation'
+           and l.database = (select d.oid from pg_database d where d.datname = current_database())
+           and l.relation = p_rel
+           and l.granted
+           and l.pid is distinct from pg_backend_pid()
+           and (l.pid is null  -- a prepared transaction
+                or a.state in ('idle in transaction', 'idle in transaction (aborted)')
+                or a.wait_event_type = 'Lock'
+                or a.xact_start < clock_timestamp() - p_patience))
+$$;
+
+--
 -- Name: _storage_promote_waiting(timestamp with time zone, integer); Type: FUNCTION; Schema: jq
 --
 
@@ -2048,11 +2089,9 @@ begin
     if not exists (select 1 from jq.jobs_waiting w where w.run_at <= p_due_before) then
         return 0;
     end if;
-    begin
-        lock table jq.jobs_waiting in access exclusive mode;
-    exception when lock_not_available then
+    if not jq._storage_lock('jobs_waiting') then
         return null;
-    end;
+    end if;
     with due as (
         select w.id from jq.jobs_waiting w where w.run_at <= p_due_before order by w.run_at limit p_move_limit
     ), gone as (
@@ -2095,22 +2134,11 @@ begin
         return query select 'draining', 0;
         return;
     end if;
-    -- 50 ms (the function's setting); after three refusals in a row, 250 ms:
-    -- a queue whose statements run longer than 50 ms back to back (claims of
-    -- a thousand jobs) never leaves a shorter window, and a generation never
-    -- truncated is the bloat this exists to prevent.
-    if (select g.refused from jq.storage_generations g where g.generation = p_generation) >= 3 then
-        perform set_config('lock_timeout', '250ms', true);
-    end if;
-    begin
-        execute format('lock table jq.%I in access exclusive mode', v_part);
-    exception when lock_not_available then
-        perform set_config('lock_timeout', '50ms', true);
+    if not jq._storage_lock(v_part) then
         update jq.storage_generations g set refused = g.refused + 1 where g.generation = p_generation;
         return query select 'busy', 0;
         return;
-    end;
-    perform set_config('lock_timeout', '50ms', true);
+    end if;
     if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
         return query select 'current', 0;
         return;
@@ -2140,12 +2168,10 @@ begin
     if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
         return;
     end if;
-    begin
-        execute format('lock table jq.%I in access exclusive mode', v_part);
-    exception when lock_not_available then
+    if not jq._storage_lock(v_part) then
         return query select 'marks busy', 0;
         return;
-    end;
+    end if;
     v_target := jq._storage_slot(clock_timestamp());
     if v_target = p_generation then  -- the slot came round while we waited
         return;
@@ -4052,7 +4078,7 @@ CREATE FUNCTION jq.jq_storage_rotate() RETURNS TABLE(generation smallint, outcom
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
-    SET lock_timeout TO '50ms'
+    SET lock_timeout TO '250ms'
     AS $$
 declare
     v_settings  jq.settings;
@@ -4103,7 +4129,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else waits at most 250 ms for the statements in flight; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -6618,6 +6644,20 @@ GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with tim
 
 REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_lock(p_part text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_lock(p_part text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_lock(p_part text) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_lock_held_long(p_rel regclass, p_patience interval); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq

@@ -682,9 +682,7 @@ def test_a_dump_whose_snapshot_predates_a_rotation_still_holds_every_live_job(db
 
 
 def test_refused_locks_are_counted_and_the_count_resets_on_truncation(db, connect):
-    """Each 'busy' adds one to jq.storage_generations.refused (from three on, the next request waits 250 ms
-    instead of 50: claims that run longer than 50 ms back to back leave no shorter window); a truncation
-    resets it."""
+    """Each 'busy' adds one to jq.storage_generations.refused; a truncation resets it."""
     pyjq.enqueue_many(db, [{"type": "report"} for _ in range(3)])
     [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
     holder = connect(autocommit=False)
@@ -705,3 +703,76 @@ def test_refused_locks_are_counted_and_the_count_resets_on_truncation(db, connec
     )
     refused = db.execute("select refused from jq.storage_generations where generation = %s", [generation]).fetchone()
     assert refused == (0,)
+
+
+# -- 6. whom the rotation waits for --------------------------------------------------------------------
+
+
+def jobs_in_a_generation_just_left(db: psycopg.Connection, n: int = 3) -> int:
+    """n jobs enqueued now, then the middle of the next slot: their generation is the one just left,
+    which jq_storage_rotate tries, with a second to spare before it takes rows again."""
+    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(n)])
+    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
+    sleep_to_mid_slot()
+    assert current_slot(db) != generation
+    return generation
+
+
+class LockProbe(Loop):
+    """Reads the partition every ~2 ms with lock_timeout 20 ms: it times out only when an ACCESS
+    EXCLUSIVE request queues for the partition, as claims and completions would wait then."""
+
+    def __init__(self, dsn: str, partition: str):
+        super().__init__(dsn, 0.002, "lock-probe")
+        self.partition = partition
+        self.reads = 0
+
+    def step(self, conn: psycopg.Connection) -> None:
+        conn.execute("set lock_timeout = '20ms'")
+        conn.execute(f"select count(*) from jq.{self.partition}")
+        self.reads += 1
+
+
+def test_a_lock_held_by_an_idle_transaction_is_refused_without_queueing_behind_it(db, dsn, connect):
+    """pg_dump, or a session left idle in transaction after reading jq.jobs: the rotation answers busy at
+    once, and never queues an ACCESS EXCLUSIVE request that would stall every claim behind it."""
+    generation = jobs_in_a_generation_just_left(db)
+    holder = connect(autocommit=False)
+    holder.execute(f"select count(*) from jq.jobs_g{generation}")  # ACCESS SHARE, then idle in transaction
+    probe = LockProbe(dsn, f"jobs_g{generation}")
+    probe.start()
+    wait_until(lambda: probe.reads >= 5, what="the probe to read")
+    outcomes = [{r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation) for _ in range(10)]
+    reads = probe.reads
+    wait_until(lambda: probe.reads >= reads + 5, what="the probe to read after the rotations")
+    probe.stop()
+    holder.rollback()
+    assert outcomes == ["busy"] * 10, outcomes
+    assert not probe.errors, f"a reader timed out behind the rotation's lock request: {probe.errors[0]!r}"
+
+
+def test_a_statement_in_flight_is_waited_for_and_the_generation_truncated(db, dsn):
+    """A claim of a thousand jobs holds the partitions for tens of milliseconds, back to back with the
+    next one: the rotation waits for the statements in flight (up to 250 ms) instead of giving up. The
+    statement here holds its partition for 200 ms, at most 200 ms of it left when the rotation asks."""
+    generation = jobs_in_a_generation_just_left(db)
+    started = threading.Event()
+
+    def statement_in_flight() -> None:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            started.set()
+            conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{generation}")
+
+    reader = threading.Thread(target=statement_in_flight)
+    reader.start()
+    started.wait()
+    wait_until(
+        lambda: db.execute(
+            "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
+            ["select pg_sleep(0.2)%"],
+        ).fetchone()[0],
+        what="the statement to be running",
+    )
+    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+    reader.join()
+    assert rows[generation] == ("truncated", 3), rows

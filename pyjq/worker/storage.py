@@ -1,6 +1,10 @@
 """The rotation of jq.jobs' generations (docs/storage.md): ``jq_storage_rotate``
 just after every two-second slot boundary while the worker is busy, so a
-generation is emptied and truncated as soon as it stops taking rows. Many
+generation is emptied and truncated as soon as it stops taking rows; when a
+call leaves one busy or half moved, again :data:`RETRY_AFTER` seconds later,
+up to :data:`RETRIES_PER_SLOT` times, because the oldest generation takes rows
+again at the next boundary and a generation not emptied by then keeps its
+dead rows for another round. Many
 workers may run it: one rotates, the others return at once ("rotating
 elsewhere"). An idle worker (nothing held, completed or failed since its last
 call) calls it only every :data:`IDLE_INTERVAL` seconds: idle workers cost
@@ -9,7 +13,7 @@ leave behind.
 
 A generation that stays ``busy`` (another session holds a lock on it, e.g.
 ``pg_dump`` or a transaction left open after reading jq.jobs) is logged once
-as a WARNING after :data:`BUSY_WARN_AFTER` consecutive refusals, and once
+as a WARNING after :data:`BUSY_WARN_AFTER` slots in a row refused it, and once
 more when it is truncated again."""
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ __all__ = ["SLOT_SECONDS", "StorageRotation"]
 
 SLOT_SECONDS = 2.0  # jq._storage_slot's slot length (sql/functions/storage_slot.sql)
 AFTER_BOUNDARY = 0.05  # seconds after a slot boundary: statements begun in the old slot have ended
-BUSY_WARN_AFTER = 5  # consecutive 'busy' outcomes of one generation before a WARNING
+BUSY_WARN_AFTER = 5  # slots in a row whose calls left one generation 'busy', before a WARNING
 IDLE_INTERVAL = 30.0  # seconds between calls of a worker that did nothing meanwhile
-UNFINISHED = ("busy", "moving", "marks busy")  # outcomes that call again at the next slot
+RETRY_AFTER = 0.5  # seconds from a call that left work undone to the next, within the slot
+RETRIES_PER_SLOT = 2
+UNFINISHED = ("busy", "moving", "marks busy")  # outcomes that call again (RETRY_AFTER, or the next slot)
 
 
 class StorageRotation:
@@ -43,14 +49,22 @@ class StorageRotation:
         self._seen: tuple[int, ...] = self._activity()
         self._last_call = time.monotonic()
         self._unfinished = False  # the last call left a generation busy or half moved: call again soon
+        self._retries = 0  # calls made since this slot's first
+        self._slot_busy: set[int] = set()  # generations some call of this slot left busy
 
     async def run(self) -> None:
         """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
         one call per interval, just after a slot boundary (by this host's clock)."""
         while True:
-            await asyncio.sleep(self._until_next_boundary())
-            if not self._due():
-                continue
+            retry = self._unfinished and self._retries < RETRIES_PER_SLOT and self._until_next_boundary() > RETRY_AFTER
+            if retry:
+                await asyncio.sleep(RETRY_AFTER)
+                self._retries += 1
+            else:
+                await asyncio.sleep(self._until_next_boundary())
+                self._new_slot()
+                if not self._due():
+                    continue
             try:
                 ok = await self._rotate()
             except NotInstalled:
@@ -61,6 +75,22 @@ class StorageRotation:
                 return
             if not ok:
                 await asyncio.sleep(BACKOFF_CAP)
+
+    def _new_slot(self) -> None:
+        """At a boundary: count the generations the last slot's calls left busy (and none truncated since)."""
+        for generation in self._slot_busy:
+            self._busy[generation] = self._busy.get(generation, 0) + 1
+            if self._busy[generation] == BUSY_WARN_AFTER:
+                logger.warning(
+                    "worker %s: jq.jobs generation %d could not be truncated %d times in a row: another session"
+                    " holds a lock on it (pg_dump, or a transaction left open after reading jq.jobs); claims stay"
+                    " correct but slow down while it lasts (docs/operations.md, Long transactions)",
+                    self._name,
+                    generation,
+                    BUSY_WARN_AFTER,
+                )
+        self._slot_busy.clear()
+        self._retries = 0
 
     def _activity(self) -> tuple[int, ...]:
         """What changes whenever this worker touched jq.jobs (the rows a rotation would move or free)."""
@@ -98,24 +128,16 @@ class StorageRotation:
             if row.outcome == "truncated":
                 self._state.stats["storage_truncations"] += 1
             self._note_busy(row.generation, row.outcome)
-        # Call again at the next slot while a generation is refused or half moved, until each is done.
-        self._unfinished = bool(self._busy) or any(row.outcome in UNFINISHED for row in rows)
+        # Call again (soon, then at the next slot) while a generation is refused or half moved, until each is done.
+        self._unfinished = bool(self._busy) or bool(self._slot_busy) or any(row.outcome in UNFINISHED for row in rows)
         logger.debug("worker %s: jq_storage_rotate: %s", self._name, rows)
         return True
 
     def _note_busy(self, generation: int, outcome: str) -> None:
         if outcome == "busy":
-            self._busy[generation] = self._busy.get(generation, 0) + 1
-            if self._busy[generation] == BUSY_WARN_AFTER:
-                logger.warning(
-                    "worker %s: jq.jobs generation %d could not be truncated %d times in a row: another session"
-                    " holds a lock on it (pg_dump, or a transaction left open after reading jq.jobs); claims stay"
-                    " correct but slow down while it lasts (docs/operations.md, Long transactions)",
-                    self._name,
-                    generation,
-                    BUSY_WARN_AFTER,
-                )
+            self._slot_busy.add(generation)
         elif outcome in ("truncated", "empty", "promoted"):
+            self._slot_busy.discard(generation)
             refused = self._busy.pop(generation, 0)
             if refused >= BUSY_WARN_AFTER:
                 logger.warning(

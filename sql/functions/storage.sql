@@ -8,14 +8,68 @@
 --
 -- Safety, the two rules every step keeps:
 --   * rows are moved only while this session holds the partition's ACCESS
---     EXCLUSIVE lock, taken with lock_timeout (50 ms): no other statement
---     can read, lock or change a row of it meanwhile, so nothing races the
---     move (no lost completion, no 40001), and a table that another session
---     uses (a pg_dump, a claim in a long transaction) is left for the next
---     call after a wait of at most 50 ms;
+--     EXCLUSIVE lock (jq._storage_lock): no other statement can read, lock
+--     or change a row of it meanwhile, so nothing races the move (no lost
+--     completion, no 40001); a partition that another session holds for
+--     long (a pg_dump, a claim in a transaction left open) is left for the
+--     next call without queueing for the lock at all;
 --   * the TRUNCATE follows the move in the same locked statement sequence,
 --     with the READ COMMITTED snapshot of a statement run after the lock was
 --     granted: every committed row is seen and moved, none is in flight.
+
+-- Whether another session holds a lock on p_rel that a wait would not see
+-- released soon: held by a transaction left idle, by one that is itself
+-- waiting for a lock, by a prepared transaction, or by one open longer than
+-- p_patience. Statements of claimers and completers in flight hold their
+-- locks for milliseconds; a pg_dump, a report or a forgotten session for
+-- as long as it likes, and an ACCESS EXCLUSIVE request queued behind it
+-- would stall every claim meanwhile. A session whose activity this role may
+-- not see (pg_read_all_stats) counts as short: lock_timeout still bounds
+-- the wait.
+create or replace function jq._storage_lock_held_long(p_rel regclass, p_patience interval)
+returns boolean
+language sql
+volatile
+as $$
+    select exists (
+        select 1
+          from pg_locks l
+          left join pg_stat_activity a on a.pid = l.pid
+         where l.locktype = 'relation'
+           and l.database = (select d.oid from pg_database d where d.datname = current_database())
+           and l.relation = p_rel
+           and l.granted
+           and l.pid is distinct from pg_backend_pid()
+           and (l.pid is null  -- a prepared transaction
+                or a.state in ('idle in transaction', 'idle in transaction (aborted)')
+                or a.wait_event_type = 'Lock'
+                or a.xact_start < clock_timestamp() - p_patience))
+$$;
+
+-- Takes the ACCESS EXCLUSIVE lock of partition p_part of schema jq for the
+-- rest of the transaction, or returns false: at once when a holder would
+-- not let go soon (jq._storage_lock_held_long), else after waiting up to
+-- 250 ms for the statements in flight to end. While this session waits, new
+-- statements on the partition queue behind it: the wait is what every claim
+-- and completion may be held up, once per truncation; a wait shorter than
+-- the statements in flight (claims of 1,000 jobs take 50 ms and more) never
+-- finds its gap, and a generation never truncated is the bloat this exists
+-- to prevent.
+create or replace function jq._storage_lock(p_part text)
+returns boolean
+language plpgsql
+as $$
+begin
+    if jq._storage_lock_held_long(format('jq.%I', p_part)::regclass, interval '250 ms') then
+        return false;
+    end if;
+    perform set_config('lock_timeout', '250ms', true);
+    execute format('lock table jq.%I in access exclusive mode', p_part);
+    return true;
+exception when lock_not_available then
+    return false;
+end
+$$;
 
 -- Moves the rows of one partition that this transaction holds under ACCESS
 -- EXCLUSIVE into the generation of the current slot (p_target), or into
@@ -101,7 +155,7 @@ $$;
 
 -- Tries one generation: skipped when it is current, already empty on disk,
 -- or a backlog (jq._storage_worth_emptying); otherwise locked (or 'busy'
--- after lock_timeout), emptied and truncated ('moving' while rows are left
+-- when the lock is not to be had), emptied and truncated ('moving' while rows are left
 -- for the next call: at most the move limit of each kind moves per call).
 create or replace function jq._storage_rotate_generation(
     p_generation smallint, p_wait_after timestamptz, p_move_limit integer)
@@ -125,22 +179,11 @@ begin
         return query select 'draining', 0;
         return;
     end if;
-    -- 50 ms (the function's setting); after three refusals in a row, 250 ms:
-    -- a queue whose statements run longer than 50 ms back to back (claims of
-    -- a thousand jobs) never leaves a shorter window, and a generation never
-    -- truncated is the bloat this exists to prevent.
-    if (select g.refused from jq.storage_generations g where g.generation = p_generation) >= 3 then
-        perform set_config('lock_timeout', '250ms', true);
-    end if;
-    begin
-        execute format('lock table jq.%I in access exclusive mode', v_part);
-    exception when lock_not_available then
-        perform set_config('lock_timeout', '50ms', true);
+    if not jq._storage_lock(v_part) then
         update jq.storage_generations g set refused = g.refused + 1 where g.generation = p_generation;
         return query select 'busy', 0;
         return;
-    end;
-    perform set_config('lock_timeout', '50ms', true);
+    end if;
     if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
         return query select 'current', 0;
         return;
@@ -169,11 +212,9 @@ begin
     if not exists (select 1 from jq.jobs_waiting w where w.run_at <= p_due_before) then
         return 0;
     end if;
-    begin
-        lock table jq.jobs_waiting in access exclusive mode;
-    exception when lock_not_available then
+    if not jq._storage_lock('jobs_waiting') then
         return null;
-    end;
+    end if;
     with due as (
         select w.id from jq.jobs_waiting w where w.run_at <= p_due_before order by w.run_at limit p_move_limit
     ), gone as (
@@ -194,7 +235,7 @@ $$;
 
 -- The marks of jq.queue_waiters (migration 14) rotate with the jobs: the
 -- generation's partition, when it has pages, is locked under ACCESS
--- EXCLUSIVE (lock_timeout, as the jobs'), its marks are copied into the
+-- EXCLUSIVE (jq._storage_lock, as the jobs'), its marks are copied into the
 -- current generation (worker, backend_pid and since kept) and it is
 -- TRUNCATEd. Marks are a few per worker and queue, so no move limit. Returns
 -- 'marks truncated' (how many moved), 'marks busy' when the lock was not
@@ -212,12 +253,10 @@ begin
     if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
         return;
     end if;
-    begin
-        execute format('lock table jq.%I in access exclusive mode', v_part);
-    exception when lock_not_available then
+    if not jq._storage_lock(v_part) then
         return query select 'marks busy', 0;
         return;
-    end;
+    end if;
     v_target := jq._storage_slot(clock_timestamp());
     if v_target = p_generation then  -- the slot came round while we waited
         return;
@@ -243,7 +282,7 @@ language plpgsql
 security definer
 set search_path = jq, pg_catalog, pg_temp
 set standard_conforming_strings = on
-set lock_timeout = '50ms'
+set lock_timeout = '250ms'
 as $$
 declare
     v_settings  jq.settings;
@@ -290,7 +329,7 @@ begin
 end
 $$;
 comment on function jq.jq_storage_rotate() is
-    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Locks with lock_timeout 50 ms (250 ms after three refusals in a row) and gives up (busy) rather than stall the queue; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else waits at most 250 ms for the statements in flight; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 create or replace function jq.jq_storage()
 returns table(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint,
