@@ -1523,6 +1523,18 @@ CREATE FUNCTION jq._job_status_words() RETURNS text[]
 $$;
 
 --
+-- Name: _jobs_columns(text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._jobs_columns(p_prefix text) RETURNS text
+    LANGUAGE sql
+    AS $$
+    select string_agg(p_prefix || quote_ident(a.attname), ', ' order by a.attnum)
+      from pg_attribute a
+     where a.attrelid = 'jq.jobs'::regclass and a.attnum > 0 and not a.attisdropped and a.attname <> 'generation'
+$$;
+
+--
 -- Name: _key_is_free(timestamp with time zone, uuid, timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -2017,15 +2029,9 @@ begin
          ), gone as (
              delete from jq.%1$I j where j.id in (select p.id from picked p) returning *
          )
-         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
-                              attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
-                              cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
-                              generation)
-         select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
-                g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
-                g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
-                case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
-           from gone g', p_part)
+         insert into jq.jobs (%2$s, generation)
+         select %3$s, case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
+           from gone g', p_part, jq._jobs_columns(''), jq._jobs_columns('g.'))
         using p_target, p_wait_after, p_limit;
     get diagnostics moved = row_count;
     execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
@@ -2082,7 +2088,7 @@ $$;
 
 CREATE FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) RETURNS integer
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
 declare
     v_moved integer;
 begin
@@ -2092,23 +2098,19 @@ begin
     if not jq._storage_lock('jobs_waiting') then
         return null;
     end if;
-    with due as (
-        select w.id from jq.jobs_waiting w where w.run_at <= p_due_before order by w.run_at limit p_move_limit
-    ), gone as (
-        delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
-    )
-    insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
-                         attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
-                         cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata, generation)
-    select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
-           g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
-           g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
-           jq._storage_slot(clock_timestamp())
-      from gone g;
+    execute format(
+        'with due as (
+             select w.id from jq.jobs_waiting w where w.run_at <= $1 order by w.run_at limit $2
+         ), gone as (
+             delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
+         )
+         insert into jq.jobs (%1$s, generation)
+         select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
+        using p_due_before, p_move_limit, jq._storage_slot(clock_timestamp());
     get diagnostics v_moved = row_count;
     return v_moved;
 end
-$$;
+$_$;
 
 --
 -- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
@@ -6504,6 +6506,13 @@ GRANT ALL ON FUNCTION jq._job_json_ok(p_job jsonb) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._job_status_words() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._job_status_words() TO jq_admin;
+
+--
+-- Name: FUNCTION _jobs_columns(p_prefix text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._jobs_columns(p_prefix text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._jobs_columns(p_prefix text) TO jq_admin;
 
 --
 -- Name: FUNCTION _key_is_free(p_expires_at timestamp with time zone, p_job_id uuid, p_now timestamp with time zone); Type: ACL; Schema: jq

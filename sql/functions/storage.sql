@@ -71,6 +71,20 @@ exception when lock_not_available then
 end
 $$;
 
+-- The columns of jq.jobs but generation, in order, each prefixed (''
+-- or 'g.'): the column list of a move, read from the catalog so that a
+-- column a migration adds moves with the rest. (VOLATILE only to keep the
+-- rule of schema/readers_of_jobs_are_volatile simple: it reads the catalog.)
+create or replace function jq._jobs_columns(p_prefix text)
+returns text
+language sql
+volatile
+as $$
+    select string_agg(p_prefix || quote_ident(a.attname), ', ' order by a.attnum)
+      from pg_attribute a
+     where a.attrelid = 'jq.jobs'::regclass and a.attnum > 0 and not a.attisdropped and a.attname <> 'generation'
+$$;
+
 -- Moves the rows of one partition that this transaction holds under ACCESS
 -- EXCLUSIVE into the generation of the current slot (p_target), or into
 -- jobs_waiting when they wait beyond the horizon (p_wait_after), and
@@ -97,15 +111,9 @@ begin
          ), gone as (
              delete from jq.%1$I j where j.id in (select p.id from picked p) returning *
          )
-         insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
-                              attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
-                              cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
-                              generation)
-         select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
-                g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
-                g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
-                case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
-           from gone g', p_part)
+         insert into jq.jobs (%2$s, generation)
+         select %3$s, case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
+           from gone g', p_part, jq._jobs_columns(''), jq._jobs_columns('g.'))
         using p_target, p_wait_after, p_limit;
     get diagnostics moved = row_count;
     execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
@@ -215,19 +223,15 @@ begin
     if not jq._storage_lock('jobs_waiting') then
         return null;
     end if;
-    with due as (
-        select w.id from jq.jobs_waiting w where w.run_at <= p_due_before order by w.run_at limit p_move_limit
-    ), gone as (
-        delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
-    )
-    insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by,
-                         attempts, max_attempts, idempotency_key, tenant, last_error, created_at,
-                         cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata, generation)
-    select g.id, g.queue, g.type, g.payload, g.priority, g.run_at, g.status, g.locked_until, g.locked_by,
-           g.attempts, g.max_attempts, g.idempotency_key, g.tenant, g.last_error, g.created_at,
-           g.cancel_requested, g.concurrency_key, g.deferred, g.orphaned, g.attempt_log, g.metadata,
-           jq._storage_slot(clock_timestamp())
-      from gone g;
+    execute format(
+        'with due as (
+             select w.id from jq.jobs_waiting w where w.run_at <= $1 order by w.run_at limit $2
+         ), gone as (
+             delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
+         )
+         insert into jq.jobs (%1$s, generation)
+         select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
+        using p_due_before, p_move_limit, jq._storage_slot(clock_timestamp());
     get diagnostics v_moved = row_count;
     return v_moved;
 end
