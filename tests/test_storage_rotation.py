@@ -753,26 +753,34 @@ def test_a_lock_held_by_an_idle_transaction_is_refused_without_queueing_behind_i
 
 def test_a_statement_in_flight_is_waited_for_and_the_generation_truncated(db, dsn):
     """A claim of a thousand jobs holds the partitions for tens of milliseconds, back to back with the
-    next one: the rotation waits for the statements in flight (up to 250 ms) instead of giving up. The
-    statement here holds its partition for 200 ms, at most 200 ms of it left when the rotation asks."""
+    next one. The rotation takes the lock only if it is free at once, then, refused in a row, waits 50 ms,
+    then up to 250 ms for the statements in flight (a worker calls again 0.5 s later) instead of giving up
+    again. Each statement here holds the partition for 200 ms, at most 200 ms of it left when the rotation
+    asks."""
     generation = jobs_in_a_generation_just_left(db)
-    started = threading.Event()
 
-    def statement_in_flight() -> None:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            started.set()
-            conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{generation}")
+    def rotate_beside_a_statement_in_flight() -> tuple[str, int]:
+        started = threading.Event()
 
-    reader = threading.Thread(target=statement_in_flight)
-    reader.start()
-    started.wait()
-    wait_until(
-        lambda: db.execute(
-            "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
-            ["select pg_sleep(0.2)%"],
-        ).fetchone()[0],
-        what="the statement to be running",
-    )
-    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
-    reader.join()
-    assert rows[generation] == ("truncated", 3), rows
+        def statement_in_flight() -> None:
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                started.set()
+                conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{generation}")
+
+        reader = threading.Thread(target=statement_in_flight)
+        reader.start()
+        started.wait()
+        wait_until(
+            lambda: db.execute(
+                "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
+                ["select pg_sleep(0.2)%"],
+            ).fetchone()[0],
+            what="the statement to be running",
+        )
+        rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+        reader.join()
+        return rows[generation]
+
+    assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # no wait
+    assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # 50 ms
+    assert rotate_beside_a_statement_in_flight() == ("truncated", 3)  # up to 250 ms
