@@ -81,11 +81,9 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
--- The worker's hot path keeps generic plans (docs/design.md, Plans).
-set plan_cache_mode = force_generic_plan
 -- The statements below take arrays and the limit as parameters; their plans
 -- do not depend on the values, and planning them afresh on every call
--- (custom plans) took half of a one-job claim.
+-- (custom plans) took half of a one-job claim (docs/design.md, Plans).
 set plan_cache_mode = force_generic_plan
 as $$
 declare
