@@ -54,7 +54,8 @@ class StorageRotation:
 
     async def run(self) -> None:
         """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
-        one call per interval, just after a slot boundary (by this host's clock)."""
+        one call per interval, just after a slot boundary (by this host's clock), and up to
+        RETRIES_PER_SLOT more, RETRY_AFTER apart, while a call leaves work undone."""
         while True:
             retry = self._unfinished and self._retries < RETRIES_PER_SLOT and self._until_next_boundary() > RETRY_AFTER
             if retry:
