@@ -316,21 +316,7 @@ begin
          group by n.queue
     loop
         if v_ready then
-            -- Looked for first: a queue whose workers are all busy (a flood)
-            -- has no marks, and the probe costs a third of the delete's setup.
-            if exists (select 1 from jq.queue_waiters x where x.queue = v_queue) then
-                -- By key, not ctid: a ctid names a row only within one generation.
-                with taken as materialized (
-                    select x.worker, x.generation from jq.queue_waiters x where x.queue = v_queue
-                       for update skip locked
-                )
-                delete from jq.queue_waiters w
-                 using taken t
-                 where w.queue = v_queue and w.worker = t.worker and w.generation = t.generation;
-                if found then
-                    perform pg_notify(jq._channel(v_queue), '');
-                end if;
-            end if;
+            perform jq._wake_queue(v_queue);
         elsif v_next <= v_now + interval '1 minute'
               and exists (select 1 from jq.queue_waiters w where w.queue = v_queue) then
             -- A job due within the minute: tell waiting workers when, so they

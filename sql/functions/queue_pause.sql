@@ -13,15 +13,21 @@ as $$
     select left(coalesce(nullif(btrim(current_setting('jq.actor', true)), ''), session_user), 255)
 $$;
 
--- Wakes the workers waiting on p_queue (jq.queue_waiters), as the insert
--- trigger jq._notify_ready does: takes the queue's marks and sends one
--- NOTIFY jq_<queue> when there were any. Used when jobs become claimable
+-- Wakes the workers waiting on p_queue (jq.queue_waiters): takes the
+-- queue's marks and sends one NOTIFY jq_<queue> when there were any. Called
+-- by the insert trigger jq._notify_ready, and when jobs become claimable
 -- without an insert (resume, retry now).
 create or replace function jq._wake_queue(p_queue text)
 returns void
 language plpgsql
 as $$
 begin
+    -- Looked for first: a queue whose workers are all busy (a flood) has no
+    -- marks, and the probe costs a third of the delete's setup (every insert
+    -- of ready jobs comes here, through jq._notify_ready).
+    if not exists (select 1 from jq.queue_waiters x where x.queue = p_queue) then
+        return;
+    end if;
     -- By key, not ctid: a ctid names a row only within one generation.
     with taken as materialized (
         select x.worker, x.generation from jq.queue_waiters x where x.queue = p_queue
