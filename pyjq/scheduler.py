@@ -65,7 +65,7 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -401,7 +401,7 @@ class Scheduler:
 
 
 async def _wait(event: asyncio.Event, timeout: float) -> None:
-    try:
-        await asyncio.wait_for(event.wait(), timeout)
-    except TimeoutError:
-        pass
+    # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation.
+    with suppress(TimeoutError):
+        async with asyncio.timeout(timeout):
+            await event.wait()

@@ -21,15 +21,20 @@ Then, by payload:
 * ``{"poison": "raise"}``  raises on every attempt
 * ``{"poison": "exit"}``   ``os._exit(1)`` on every attempt: the whole worker process dies
 
-Logs go to stderr.
+Logs go to stderr. For a worker that does not stop: SIGUSR1 writes every
+thread's stack to stderr (faulthandler, works even when the event loop is
+blocked), SIGUSR2 the stack of every asyncio task (from the loop).
 """
 
 from __future__ import annotations
 
 import asyncio
+import faulthandler
+import io
 import json
 import logging
 import os
+import signal
 import sys
 import time
 import uuid
@@ -102,5 +107,16 @@ async def chaos(job: pyjq.Job) -> None:
         await asyncio.sleep(seconds)
 
 
+def _dump_tasks(_signum: int, _frame: object) -> None:
+    loop = asyncio._get_running_loop()
+    tasks = asyncio.all_tasks(loop) if loop is not None else set()
+    out = io.StringIO()
+    for task in tasks:
+        task.print_stack(file=out)
+    log.warning("SIGUSR2: %d asyncio tasks\n%s", len(tasks), out.getvalue())
+
+
 if __name__ == "__main__":
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    signal.signal(signal.SIGUSR2, _dump_tasks)
     worker.run()

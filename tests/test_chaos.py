@@ -100,6 +100,13 @@ class WorkerProc:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def dump_stacks(self) -> None:
+        """Into its log: its asyncio tasks' stacks, then its threads' (tests/chaos_app.py)."""
+        for sig in (signal.SIGUSR2, signal.SIGUSR1):
+            if self.alive():
+                os.kill(self.proc.pid, sig)
+                time.sleep(1.0)
+
     def logs(self, tail: int = 60) -> str:
         self._log_file.flush()
         lines = self.log.read_text(errors="replace").splitlines()
@@ -234,9 +241,13 @@ class Chaos:
             try:
                 rc = proc.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                raise AssertionError(f"worker {proc.name} did not stop on SIGTERM; log:\n{proc.logs()}") from None
+                proc.dump_stacks()
+                raise AssertionError(f"worker {proc.name} did not stop on SIGTERM; log:\n{proc.logs(400)}") from None
             proc.ended = time.time()
             assert rc == 0, f"worker {proc.name} exited {rc}; log:\n{proc.logs()}"
+            # pyjq/worker/shutdown.py's stop_loops: the worker exited, but one of its loops ignored a cancellation.
+            stuck = "did not stop when cancelled" in proc.log.read_text(errors="replace")
+            assert not stuck, f"worker {proc.name}: a loop swallowed its cancellation; log:\n{proc.logs(400)}"
 
     def close(self) -> None:
         self.stop_urgent.set()

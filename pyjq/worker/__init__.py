@@ -87,7 +87,7 @@ from .listener import Listener
 from .log import logger
 from .maintenance import Maintenance
 from .registry import Registry
-from .shutdown import shut_down
+from .shutdown import shut_down, stop_loops
 from .state import Handler, RunState
 from .storage import StorageRotation
 from .threads import HandlerThreads
@@ -356,7 +356,8 @@ class Worker:
         """
         task = asyncio.ensure_future(self._run(drain=True))
         try:
-            return await asyncio.wait_for(asyncio.shield(task), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for (timing.py)
+                return await asyncio.shield(task)
         except TimeoutError:
             if task.done():
                 return task.result()
@@ -547,11 +548,7 @@ class Worker:
         return asyncio.create_task(supervised(), name=f"pyjq {what} {self.name}")
 
     async def _tear_down(self, parts: _Parts) -> None:
-        for task in parts.tasks.values():
-            task.cancel()
-        for task in parts.tasks.values():
-            with suppress(BaseException):
-                await task
+        await stop_loops(parts.tasks, self.name)
         # Handlers still running were released or abandoned: stop waiting for them.
         await parts.executor.cancel_leftovers()
         await parts.registry.stop()  # deregisters

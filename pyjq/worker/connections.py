@@ -32,7 +32,7 @@ from .._calls.worker import VERSION
 from ..errors import JQError
 from .log import logger, oneline
 from .state import RunState
-from .timing import Backoff
+from .timing import Backoff, wait
 
 __all__ = [
     "DATABASE_ERRORS",
@@ -134,8 +134,7 @@ class Connections:
                     delay,
                     attempt,
                 )
-                with suppress(TimeoutError):
-                    await asyncio.wait_for(self._state.stop.wait(), delay)
+                await wait(self._state.stop, delay)
                 continue
             try:
                 await VERSION.run_async(conn)
@@ -152,7 +151,8 @@ class Connections:
         timeout = min(POOL_TIMEOUT, max(0.1, self._state.deadline - time.monotonic()))
         deadline = time.monotonic() + timeout
         try:
-            await asyncio.wait_for(self._slots.acquire(), timeout)
+            async with asyncio.timeout(timeout):  # not wait_for: it can swallow a cancellation (timing.py)
+                await self._slots.acquire()
         except TimeoutError:
             raise psycopg.OperationalError(f"no free connection to {self.address} within {timeout:.1f} s") from None
         try:

@@ -81,7 +81,8 @@ class Listener:
         self._marks.append((queues, waiting, fut))
         self._marks_kick.set()
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), POOL_TIMEOUT)
+            async with asyncio.timeout(POOL_TIMEOUT):  # not wait_for (timing.py)
+                return await asyncio.shield(fut)
         except TimeoutError:
             return False
 

@@ -6,12 +6,13 @@ second signal or ``stop(abort=True)``), the rest are handed back with
 ``jq_release``, and the results still buffered are flushed. Release and the
 last flush are tried until a deadline (10 s, or 2 s when aborting); results
 that could not be written are logged and their jobs run again after their
-leases expire.
+leases expire. Then the worker's loops are cancelled (:func:`stop_loops`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from collections.abc import Awaitable, Callable
 
@@ -21,10 +22,12 @@ from .release import release_running
 from .state import Queue, RunState
 from .timing import wait
 
-__all__ = ["shut_down"]
+__all__ = ["shut_down", "stop_loops"]
 
 RELEASE_TIMEOUT = 10.0  # graceful shutdown: how long to keep trying jq_release / the last flush
 ABORT_TIMEOUT = 2.0  # the same after a second signal
+LOOP_STOP_TIMEOUT = 2.0  # how long a cancelled loop may take to end, before it is cancelled again
+LOOP_STOP_ROUNDS = 3
 
 
 async def shut_down(
@@ -80,3 +83,31 @@ async def _last_flush(state: RunState, flusher: asyncio.Task[None] | None) -> No
         state.changed.clear()
         if not await wait(state.changed, max(0.0, state.deadline - time.monotonic()) + 1.0):
             break
+
+
+async def stop_loops(loops: dict[str, asyncio.Task[None]], worker_name: str) -> None:
+    """Cancel the worker's loops and wait until they end. A loop still running
+    LOOP_STOP_TIMEOUT seconds after its cancellation swallowed it (a bug): it is
+    logged as an ERROR with its stack and cancelled again, up to LOOP_STOP_ROUNDS
+    times, then left behind, so that the worker still exits."""
+    names = {task: name for name, task in loops.items()}
+    pending = set(names)
+    for task in pending:
+        task.cancel()
+    for _ in range(LOOP_STOP_ROUNDS):
+        if not pending:
+            break
+        done, pending = await asyncio.wait(pending, timeout=LOOP_STOP_TIMEOUT)
+        for task in done:
+            if not task.cancelled():
+                task.exception()  # retrieved: the supervisor logged any failure already
+        for task in pending:
+            stack = io.StringIO()
+            task.print_stack(file=stack)
+            logger.error(
+                "worker %s: the %s did not stop when cancelled; cancelling it again\n%s",
+                worker_name,
+                names[task],
+                stack.getvalue(),
+            )
+            task.cancel()

@@ -20,6 +20,7 @@ from uuid import UUID
 from ..job import Job
 from ..retry import RetryPolicy
 from .log import Outcomes
+from .timing import wait
 
 __all__ = ["Handler", "Queue", "Queues", "Result", "Results", "Run", "RunState", "Runs"]
 
@@ -260,10 +261,7 @@ class Results:
     async def more_within(self, seconds: float) -> None:
         """Wait up to ``seconds`` for results enough to fill a batch (or hurry())."""
         self._now.clear()
-        try:
-            await asyncio.wait_for(self._now.wait(), seconds)
-        except TimeoutError:
-            pass
+        await wait(self._now, seconds)
 
     def take_batch(self) -> list[Result]:
         batch, self._pending = self._pending, []

@@ -1,4 +1,9 @@
-"""Backoff between retries, and waiting for an event with a timeout."""
+"""Backoff between retries, and waiting for an event with a timeout.
+
+Timeouts use ``asyncio.timeout``, never ``asyncio.wait_for``: on Python 3.11
+``wait_for`` swallows a cancellation that arrives while the awaited thing has
+just finished, and a loop of the worker cancelled that way would run on and
+keep the worker from stopping."""
 
 from __future__ import annotations
 
@@ -33,7 +38,8 @@ async def wait(event: asyncio.Event, timeout: float | None) -> bool:
         await event.wait()
         return True
     try:
-        await asyncio.wait_for(event.wait(), timeout)
-        return True
+        async with asyncio.timeout(timeout):
+            await event.wait()
     except TimeoutError:
         return False
+    return True
