@@ -2028,6 +2028,18 @@ end
 $_$;
 
 --
+-- Name: _storage_holding_a_lock(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_holding_a_lock() RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    select exists (select 1 from pg_locks l
+                    where l.pid = pg_backend_pid() and l.locktype = 'relation'
+                      and l.mode = 'AccessExclusiveLock' and l.granted)
+$$;
+
+--
 -- Name: _storage_lock(text, interval); Type: FUNCTION; Schema: jq
 --
 
@@ -2073,10 +2085,10 @@ CREATE FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) 
 $$;
 
 --
--- Name: _storage_promote_waiting(timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+-- Name: _storage_promote_waiting(timestamp with time zone, integer, boolean); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) RETURNS integer
+CREATE FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) RETURNS integer
     LANGUAGE plpgsql
     AS $_$
 declare
@@ -2085,7 +2097,7 @@ begin
     if not exists (select 1 from jq.jobs_waiting w where w.run_at <= p_due_before) then
         return 0;
     end if;
-    if not jq._storage_lock('jobs_waiting', interval '50 ms') then
+    if not jq._storage_lock('jobs_waiting', case when p_may_wait then interval '50 ms' else interval '0' end) then
         return null;
     end if;
     execute format(
@@ -2103,14 +2115,15 @@ end
 $_$;
 
 --
--- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+-- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer, boolean); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) RETURNS TABLE(outcome text, moved integer)
+CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
     LANGUAGE plpgsql
     AS $$
 declare
     v_part text := 'jobs_g' || p_generation;
+    v_batch constant integer := least(p_move_limit, 500);  -- MOVE_BATCH
     v_moved integer;
     v_truncated boolean;
 begin
@@ -2133,9 +2146,10 @@ begin
     -- refused in a row (the worker calls again 0.5 s later): claims of 1,000
     -- jobs back to back take 35-60 ms each and never leave a shorter gap,
     -- and a generation never truncated is the bloat this exists to prevent.
-    if not jq._storage_lock(v_part, (array[interval '0', interval '50 ms', interval '250 ms'])[
-                                       1 + least(2, (select g.refused from jq.storage_generations g
-                                                      where g.generation = p_generation))]) then
+    if not jq._storage_lock(v_part, case when not p_may_wait then interval '0'
+                                         else (array[interval '0', interval '50 ms', interval '250 ms'])[
+                                                1 + least(2, (select g.refused from jq.storage_generations g
+                                                               where g.generation = p_generation))] end) then
         update jq.storage_generations g set refused = g.refused + 1 where g.generation = p_generation;
         return query select 'busy', 0;
         return;
@@ -2145,7 +2159,7 @@ begin
         return;
     end if;
     select e.moved, e.truncated into v_moved, v_truncated
-      from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, p_move_limit) e;
+      from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, v_batch) e;
     update jq.storage_generations s
        set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
            truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0
@@ -2155,10 +2169,10 @@ end
 $$;
 
 --
--- Name: _storage_rotate_marks(smallint); Type: FUNCTION; Schema: jq
+-- Name: _storage_rotate_marks(smallint, boolean); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_rotate_marks(p_generation smallint) RETURNS TABLE(outcome text, moved integer)
+CREATE FUNCTION jq._storage_rotate_marks(p_generation smallint, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
     LANGUAGE plpgsql
     AS $_$
 declare
@@ -2169,7 +2183,7 @@ begin
     if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
         return;
     end if;
-    if not jq._storage_lock(v_part, interval '50 ms') then
+    if not jq._storage_lock(v_part, case when p_may_wait then interval '50 ms' else interval '0' end) then
         return query select 'marks busy', 0;
         return;
     end if;
@@ -4094,6 +4108,7 @@ declare
     v_moved     integer;
     v_gen       smallint;
     v_outcome   text;
+    v_holding   boolean := false;  -- a partition's ACCESS EXCLUSIVE lock is held: every claim waits
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_storage_rotate needs READ COMMITTED, not %', current_setting('transaction_isolation')
@@ -4118,16 +4133,23 @@ begin
     -- Its marks of jq.queue_waiters follow the jobs (their move may have used
     -- some up), unless the generation is current or its jobs partition busy;
     -- their row comes first, so a reader keyed by generation keeps the jobs'.
+    -- Locks are held until the call commits, so only the first lock taken may
+    -- be waited for: once one is held, the others are taken only if free at
+    -- once (else busy, and waited for at the next call), because a wait
+    -- meanwhile would stall every claim and enqueue behind the held lock too.
     foreach v_gen in array array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint] loop
         select r.outcome, r.moved into v_outcome, v_moved
           from jq._storage_rotate_generation(v_gen, v_now + v_settings.waiting_horizon,
-                                             v_settings.rotation_move_limit) r;
+                                             v_settings.rotation_move_limit, not v_holding) r;
+        v_holding := jq._storage_holding_a_lock();
         if v_outcome in ('truncated', 'moving', 'empty', 'draining') then
-            return query select v_gen, m.outcome, m.moved from jq._storage_rotate_marks(v_gen) m;
+            return query select v_gen, m.outcome, m.moved from jq._storage_rotate_marks(v_gen, not v_holding) m;
+            v_holding := jq._storage_holding_a_lock();
         end if;
         return query select v_gen, v_outcome, v_moved;
     end loop;
-    v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon, v_settings.rotation_move_limit);
+    v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon,
+                                           least(v_settings.rotation_move_limit, 500), not v_holding);  -- MOVE_BATCH
     return query select 3::smallint, case when v_moved is null then 'busy' else 'promoted' end, coalesce(v_moved, 0);
 end
 $$;
@@ -4136,7 +4158,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; busy throughout while a pg_dump is connected. Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -6660,6 +6682,13 @@ REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_
 GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) TO jq_admin;
 
 --
+-- Name: FUNCTION _storage_holding_a_lock(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_holding_a_lock() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_holding_a_lock() TO jq_admin;
+
+--
 -- Name: FUNCTION _storage_lock(p_part text, p_wait interval); Type: ACL; Schema: jq
 --
 
@@ -6674,25 +6703,25 @@ REVOKE ALL ON FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience int
 GRANT ALL ON FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_rotate_marks(p_generation smallint); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_rotate_marks(p_generation smallint, p_may_wait boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_may_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_may_wait boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_slot(p_at timestamp with time zone); Type: ACL; Schema: jq

@@ -784,3 +784,48 @@ def test_a_statement_in_flight_is_waited_for_and_the_generation_truncated(db, ds
     assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # no wait
     assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # 50 ms
     assert rotate_beside_a_statement_in_flight() == ("truncated", 3)  # up to 250 ms
+
+
+def test_holding_one_generations_lock_the_rotation_waits_for_no_other(db, dsn):
+    """A call holds the locks it took until it commits, and every claim waits while it does: once it
+    holds the oldest generation's, it takes the previous one's only if free at once. Here the previous
+    generation was refused twice (so alone it would be waited for up to 250 ms) and a statement of
+    200 ms holds it: it is left busy, the oldest is truncated."""
+    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(3)])
+    [(oldest,)] = db.execute("select distinct generation from jq.jobs").fetchall()
+    sleep_to_mid_slot()
+    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(2)])
+    [(previous,)] = db.execute("select distinct generation from jq.jobs where generation <> %s", [oldest]).fetchall()
+    sleep_to_mid_slot()
+    assert (current_slot(db) + 1) % 3 == oldest and (current_slot(db) + 2) % 3 == previous
+    db.execute("update jq.storage_generations set refused = 2 where generation = %s", [previous])
+    started = threading.Event()
+
+    def statement_in_flight() -> None:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            started.set()
+            conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{previous}")
+
+    reader = threading.Thread(target=statement_in_flight)
+    reader.start()
+    started.wait()
+    wait_until(
+        lambda: db.execute(
+            "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
+            ["select pg_sleep(0.2)%"],
+        ).fetchone()[0],
+        what="the statement to be running",
+    )
+    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+    reader.join()
+    assert rows[oldest] == ("truncated", 3)
+    assert rows[previous] == ("busy", 0)
+
+
+def test_a_call_moves_at_most_500_rows_and_the_next_call_goes_on(db):
+    """The lock is held while rows move, so a call moves at most 500 (about 5 ms); a generation of
+    up to rotation_move_limit (2,000) live rows is emptied over a few calls, 'moving' until the last."""
+    generation = jobs_in_a_generation_just_left(db, 1_300)
+    outcomes = [{r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}[generation] for _ in range(3)]
+    assert outcomes == [("moving", 500), ("moving", 500), ("truncated", 300)]
+    assert db.execute("select count(*) from jq.jobs where generation <> %s", [generation]).fetchone() == (1_300,)

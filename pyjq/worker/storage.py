@@ -1,10 +1,12 @@
 """The rotation of jq.jobs' generations (docs/storage.md): ``jq_storage_rotate``
 just after every two-second slot boundary while the worker is busy, so a
 generation is emptied and truncated as soon as it stops taking rows; when a
-call leaves one busy or half moved, again :data:`RETRY_AFTER` seconds later,
-up to :data:`RETRIES_PER_SLOT` times, because the oldest generation takes rows
-again at the next boundary and a generation not emptied by then keeps its
-dead rows for another round. Many
+call leaves one busy, again :data:`RETRY_AFTER` seconds later, up to
+:data:`RETRIES_PER_SLOT` times, and while a call leaves one half moved (a call
+moves at most 500 rows, to keep its lock short), again
+:data:`MOVING_RETRY_AFTER` seconds later, up to :data:`MOVING_RETRIES_PER_SLOT`
+times, because the oldest generation takes rows again at the next boundary
+and a generation not emptied by then keeps its dead rows for another round. Many
 workers may run it: one rotates, the others return at once ("rotating
 elsewhere"). An idle worker (nothing held, completed or failed since its last
 call) calls it only every :data:`IDLE_INTERVAL` seconds: idle workers cost
@@ -34,9 +36,11 @@ SLOT_SECONDS = 2.0  # jq._storage_slot's slot length (sql/functions/storage_slot
 AFTER_BOUNDARY = 0.05  # seconds after a slot boundary: statements begun in the old slot have ended
 BUSY_WARN_AFTER = 5  # slots in a row whose calls left one generation 'busy', before a WARNING
 IDLE_INTERVAL = 30.0  # seconds between calls of a worker that did nothing meanwhile
-RETRY_AFTER = 0.5  # seconds from a call that left work undone to the next, within the slot
+RETRY_AFTER = 0.5  # seconds from a call that left a generation busy to the next, within the slot
 RETRIES_PER_SLOT = 2
-UNFINISHED = ("busy", "moving", "marks busy")  # outcomes that call again (RETRY_AFTER, or the next slot)
+MOVING_RETRY_AFTER = 0.1  # ... that left one half moved: claims run in between the short locks
+MOVING_RETRIES_PER_SLOT = 12  # 13 calls of 500 rows: what 3 calls of 2,000 (0.6.0's first build) moved
+UNFINISHED = ("busy", "moving", "marks busy")  # outcomes that call again (soon, or the next slot)
 
 
 class StorageRotation:
@@ -49,18 +53,19 @@ class StorageRotation:
         self._seen: tuple[int, ...] = self._activity()
         self._last_call = time.monotonic()
         self._unfinished = False  # the last call left a generation busy or half moved: call again soon
-        self._retries = 0  # calls made since this slot's first
+        self._moving = False  # ... half moved: call again very soon
+        self._retries = 0  # calls made since this slot's first because one was busy
+        self._moving_retries = 0  # ... because one was half moved
         self._slot_busy: set[int] = set()  # generations some call of this slot left busy
 
     async def run(self) -> None:
         """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
-        one call per interval, just after a slot boundary (by this host's clock), and up to
-        RETRIES_PER_SLOT more, RETRY_AFTER apart, while a call leaves work undone."""
+        one call per interval, just after a slot boundary (by this host's clock), and more within the
+        slot while a call leaves work undone (:meth:`_retry_in`)."""
         while True:
-            retry = self._unfinished and self._retries < RETRIES_PER_SLOT and self._until_next_boundary() > RETRY_AFTER
-            if retry:
-                await asyncio.sleep(RETRY_AFTER)
-                self._retries += 1
+            retry = self._retry_in()
+            if retry is not None:
+                await asyncio.sleep(retry)
             else:
                 await asyncio.sleep(self._until_next_boundary())
                 self._new_slot()
@@ -77,6 +82,17 @@ class StorageRotation:
             if not ok:
                 await asyncio.sleep(BACKOFF_CAP)
 
+    def _retry_in(self) -> float | None:
+        """Seconds to the next call within this slot, counted; None: wait for the next slot."""
+        left = self._until_next_boundary()
+        if self._moving and self._moving_retries < MOVING_RETRIES_PER_SLOT and left > MOVING_RETRY_AFTER:
+            self._moving_retries += 1
+            return MOVING_RETRY_AFTER
+        if self._unfinished and self._retries < RETRIES_PER_SLOT and left > RETRY_AFTER:
+            self._retries += 1
+            return RETRY_AFTER
+        return None
+
     def _new_slot(self) -> None:
         """At a boundary: count the generations the last slot's calls left busy (and none truncated since)."""
         for generation in self._slot_busy:
@@ -91,7 +107,7 @@ class StorageRotation:
                     BUSY_WARN_AFTER,
                 )
         self._slot_busy.clear()
-        self._retries = 0
+        self._retries = self._moving_retries = 0
 
     def _activity(self) -> tuple[int, ...]:
         """What changes whenever this worker touched jq.jobs (the rows a rotation would move or free)."""
@@ -131,6 +147,7 @@ class StorageRotation:
             self._note_busy(row.generation, row.outcome)
         # Call again (soon, then at the next slot) while a generation is refused or half moved, until each is done.
         self._unfinished = bool(self._busy) or bool(self._slot_busy) or any(row.outcome in UNFINISHED for row in rows)
+        self._moving = any(row.outcome == "moving" for row in rows)
         logger.debug("worker %s: jq_storage_rotate: %s", self._name, rows)
         return True
 
