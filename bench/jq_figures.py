@@ -22,6 +22,7 @@ import psycopg
 
 import pyjq
 from common import Child, cleanup, latency_summary, py, rnd, start_all
+from pyjq.worker import storage as worker_storage
 
 WORKER = "bench/jq_worker_proc.py"
 
@@ -513,19 +514,29 @@ def bloat(
     rotating = threading.Event()
 
     def rotator() -> None:
-        """What every pyjq worker does (0.6.0 on, pyjq/worker/storage.py): jq_storage_rotate 50 ms after each
-        2 s slot boundary, and again 0.5 s later (twice at most) while a generation is left busy or half moved."""
+        """What every pyjq worker does (0.6.0 on, pyjq/worker/storage.py, its constants): jq_storage_rotate
+        50 ms after each 2 s slot boundary, again 0.1 s later (12 times at most) while a generation is left
+        half moved, and 0.5 s later (twice at most) while one is left busy."""
         with psycopg.connect(dsn, autocommit=True) as conn:
             if not conn.execute("select to_regprocedure('jq.jq_storage_rotate()') is not null").fetchone()[0]:
                 return
             while not rotating.wait(2.0 - time.time() % 2.0 + 0.05):
-                for _call in range(3):
+                moving_left, busy_left = worker_storage.MOVING_RETRIES_PER_SLOT, worker_storage.RETRIES_PER_SLOT
+                while True:
                     t = time.perf_counter()
                     outcomes = [o for _g, o, _m in conn.execute("select * from jq.jq_storage_rotate()").fetchall()]
                     rotation_ms.append((time.perf_counter() - t) * 1000)
                     rotations.update(outcomes)
-                    unfinished = any(o in ("busy", "moving", "marks busy") for o in outcomes)
-                    if not unfinished or 2.0 - time.time() % 2.0 < 0.5 or rotating.wait(0.5):
+                    left = 2.0 - time.time() % 2.0
+                    if "moving" in outcomes and moving_left and left > worker_storage.MOVING_RETRY_AFTER:
+                        moving_left -= 1
+                        delay = worker_storage.MOVING_RETRY_AFTER
+                    elif any(o in worker_storage.UNFINISHED for o in outcomes) and busy_left and left > 0.5:
+                        busy_left -= 1
+                        delay = worker_storage.RETRY_AFTER
+                    else:
+                        break
+                    if rotating.wait(delay):
                         break
 
     peak = {"bytes": 0, "n_dead_tup": 0}

@@ -108,26 +108,37 @@ $$;
 -- live) is emptied over a few calls. Returns how many rows moved and
 -- whether the partition was truncated. The insert goes through jq.jobs, so its
 -- NOTIFY trigger wakes workers waiting for the ready ones.
+--
+-- The ids are picked first, into an array, and the rows deleted by
+-- id = any(array) on the primary key: a plan that cannot go wrong whatever
+-- the partition's statistics say. (As one statement, delete ... where id in
+-- (the pick), a partition vacuumed while empty and refilled since was
+-- estimated at one row; the planner ran the pick once per row of the
+-- partition, and the call held its lock, with every claim waiting, 10 s.)
 create or replace function jq._storage_empty(
     p_part text, p_target smallint, p_wait_after timestamptz, p_limit integer,
     out moved integer, out truncated boolean)
 language plpgsql
 as $$
+declare
+    v_ids uuid[];
 begin
     execute format(
-        'with picked as (
-             (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-               limit $3)
+        'select array(
+             (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $1)
+               limit $2)
              union all
-             (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-               order by x.run_at limit $3)
-         ), gone as (
-             delete from jq.%1$I j where j.id in (select p.id from picked p) returning *
+             (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $1)
+               order by x.run_at limit $2))', p_part)
+        into v_ids using p_wait_after, p_limit;
+    execute format(
+        'with gone as (
+             delete from jq.%1$I j where j.id = any($3) returning *
          )
          insert into jq.jobs (%2$s, generation)
          select %3$s, case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
            from gone g', p_part, jq._jobs_columns(''), jq._jobs_columns('g.'))
-        using p_target, p_wait_after, p_limit;
+        using p_target, p_wait_after, v_ids;
     get diagnostics moved = row_count;
     execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
     if truncated then
@@ -257,11 +268,13 @@ begin
     if not jq._storage_lock('jobs_waiting', case when p_may_wait then interval '50 ms' else interval '0' end) then
         return null;
     end if;
+    -- The ids first, then delete by id = any(array), as in jq._storage_empty (a plan that cannot go wrong).
     execute format(
-        'with due as (
-             select w.id from jq.jobs_waiting w where w.run_at <= $1 order by w.run_at limit $2
-         ), gone as (
-             delete from jq.jobs_waiting w where w.id in (select d.id from due d) returning w.*
+        'with gone as (
+             delete from jq.jobs_waiting w
+              where w.id = any(array(select d.id from jq.jobs_waiting d where d.run_at <= $1
+                                      order by d.run_at limit $2))
+             returning w.*
          )
          insert into jq.jobs (%1$s, generation)
          select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
