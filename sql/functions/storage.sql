@@ -46,12 +46,6 @@ as $$
                 or a.xact_start < clock_timestamp() - p_patience))
 $$;
 
--- Takes the ACCESS EXCLUSIVE lock of partition p_part of schema jq for the
--- rest of the transaction, or returns false: at once when a holder would
--- not let go soon (jq._storage_lock_held_long), else after waiting up to
--- p_wait for the statements in flight to end. While this session waits, new
--- statements on the partition queue behind it: the wait is what every claim
--- and completion may be held up, once per truncation.
 -- Whether this session holds an ACCESS EXCLUSIVE lock (jq_storage_rotate's, until it commits).
 create or replace function jq._storage_holding_a_lock()
 returns boolean
@@ -63,6 +57,12 @@ as $$
                       and l.mode = 'AccessExclusiveLock' and l.granted)
 $$;
 
+-- Takes the ACCESS EXCLUSIVE lock of partition p_part of schema jq for the
+-- rest of the transaction, or returns false: at once when a holder would
+-- not let go soon (jq._storage_lock_held_long), else after waiting up to
+-- p_wait for the statements in flight to end. While this session waits, new
+-- statements on the partition queue behind it: the wait is what every claim
+-- and completion may be held up, once per truncation.
 drop function if exists jq._storage_lock(text);  -- an unreleased build's
 create or replace function jq._storage_lock(p_part text, p_wait interval)
 returns boolean
