@@ -751,6 +751,31 @@ def test_a_lock_held_by_an_idle_transaction_is_refused_without_queueing_behind_i
     assert not probe.errors, f"a reader timed out behind the rotation's lock request: {probe.errors[0]!r}"
 
 
+def rotate_beside_a_statement_on(db: psycopg.Connection, dsn: str, generation: int) -> dict[int, tuple[str, int]]:
+    """One jq_storage_rotate call while another session's statement of 200 ms reads the generation
+    (started before the call): each generation's (outcome, moved)."""
+    started = threading.Event()
+
+    def statement_in_flight() -> None:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            started.set()
+            conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{generation}")
+
+    reader = threading.Thread(target=statement_in_flight)
+    reader.start()
+    started.wait()
+    wait_until(
+        lambda: db.execute(
+            "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
+            ["select pg_sleep(0.2)%"],
+        ).fetchone()[0],
+        what="the statement to be running",
+    )
+    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+    reader.join()
+    return rows
+
+
 def test_a_statement_in_flight_is_waited_for_and_the_generation_truncated(db, dsn):
     """A claim of a thousand jobs holds the partitions for tens of milliseconds, back to back with the
     next one. The rotation takes the lock only if it is free at once, then, refused in a row, waits 50 ms,
@@ -760,26 +785,7 @@ def test_a_statement_in_flight_is_waited_for_and_the_generation_truncated(db, ds
     generation = jobs_in_a_generation_just_left(db)
 
     def rotate_beside_a_statement_in_flight() -> tuple[str, int]:
-        started = threading.Event()
-
-        def statement_in_flight() -> None:
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                started.set()
-                conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{generation}")
-
-        reader = threading.Thread(target=statement_in_flight)
-        reader.start()
-        started.wait()
-        wait_until(
-            lambda: db.execute(
-                "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
-                ["select pg_sleep(0.2)%"],
-            ).fetchone()[0],
-            what="the statement to be running",
-        )
-        rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
-        reader.join()
-        return rows[generation]
+        return rotate_beside_a_statement_on(db, dsn, generation)[generation]
 
     assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # no wait
     assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # 50 ms
@@ -799,25 +805,7 @@ def test_holding_one_generations_lock_the_rotation_waits_for_no_other(db, dsn):
     sleep_to_mid_slot()
     assert (current_slot(db) + 1) % 3 == oldest and (current_slot(db) + 2) % 3 == previous
     db.execute("update jq.storage_generations set refused = 2 where generation = %s", [previous])
-    started = threading.Event()
-
-    def statement_in_flight() -> None:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            started.set()
-            conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{previous}")
-
-    reader = threading.Thread(target=statement_in_flight)
-    reader.start()
-    started.wait()
-    wait_until(
-        lambda: db.execute(
-            "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
-            ["select pg_sleep(0.2)%"],
-        ).fetchone()[0],
-        what="the statement to be running",
-    )
-    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
-    reader.join()
+    rows = rotate_beside_a_statement_on(db, dsn, previous)
     assert rows[oldest] == ("truncated", 3)
     assert rows[previous] == ("busy", 0)
 
