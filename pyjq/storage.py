@@ -54,7 +54,7 @@ _BUSY_HINT = (
     " the dump finish (docs/operations.md, Long transactions). Find it with:\n"
 )
 # Outcomes of a generation that needed no lock this time.
-_NOTHING_TO_DO = ("current", "empty")
+_NOTHING_TO_DO = ("current", "empty", "small")
 
 _IN_TRANSACTION = (
     "storage_rotate must run outside a transaction: the locks it takes on the partitions of jq.jobs"

@@ -37,6 +37,7 @@ begin;
 \ir migrations/0012_worker_types.sql
 \ir migrations/0013_job_generations.sql
 \ir migrations/0014_waiter_generations.sql
+\ir migrations/0015_rotation_thresholds.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql

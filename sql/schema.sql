@@ -1998,6 +1998,18 @@ CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone
 $$;
 
 --
+-- Name: _storage_draining(smallint, bigint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_draining(p_generation smallint, p_live bigint) RETURNS text
+    LANGUAGE sql
+    AS $$
+    update jq.storage_generations g set live_rows = p_live, live_at = clock_timestamp()
+     where g.generation = p_generation;
+    select 'draining'
+$$;
+
+--
 -- Name: _storage_empty(text, smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
 --
 
@@ -2121,10 +2133,10 @@ end
 $_$;
 
 --
--- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer, boolean); Type: FUNCTION; Schema: jq
+-- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer, integer, boolean); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
+CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
     LANGUAGE plpgsql
     AS $$
 declare
@@ -2132,6 +2144,7 @@ declare
     v_batch constant integer := least(p_move_limit, 500);  -- MOVE_BATCH
     v_moved integer;
     v_truncated boolean;
+    v_kept text;
 begin
     if jq._storage_slot(clock_timestamp()) = p_generation then
         return query select 'current', 0;
@@ -2141,8 +2154,9 @@ begin
         return query select 'empty', 0;
         return;
     end if;
-    if not jq._storage_worth_emptying(v_part, p_wait_after, p_move_limit) then
-        return query select 'draining', 0;
+    v_kept := jq._storage_worth_emptying(p_generation, p_wait_after, p_move_limit, p_min_bytes);
+    if v_kept is not null then
+        return query select v_kept, 0;
         return;
     end if;
     -- No wait at first: between the statements of a queue taking jobs a few
@@ -2168,17 +2182,18 @@ begin
       from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, v_batch) e;
     update jq.storage_generations s
        set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
-           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0
+           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0,
+           live_rows = null  -- its moves take live rows too: not the claims at work
      where s.generation = p_generation;
     return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
 end
 $$;
 
 --
--- Name: _storage_rotate_marks(smallint, boolean); Type: FUNCTION; Schema: jq
+-- Name: _storage_rotate_marks(smallint, integer, boolean); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_rotate_marks(p_generation smallint, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
+CREATE FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
     LANGUAGE plpgsql
     AS $_$
 declare
@@ -2186,7 +2201,7 @@ declare
     v_target smallint;
     v_moved integer;
 begin
-    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+    if pg_relation_size(format('jq.%I', v_part)::regclass) < greatest(p_min_bytes / 4, 1) then
         return;
     end if;
     if not jq._storage_lock(v_part, case when p_may_wait then interval '50 ms' else interval '0' end) then
@@ -2233,24 +2248,44 @@ CREATE FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at ti
 $$;
 
 --
--- Name: _storage_worth_emptying(text, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+-- Name: _storage_worth_emptying(smallint, timestamp with time zone, integer, integer); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer) RETURNS boolean
+CREATE FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer) RETURNS text
     LANGUAGE plpgsql
     AS $_$
 declare
+    v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
+    v_heap       bigint := pg_relation_size(format('jq.jobs_g%s', p_generation)::regclass);
+    v_counted    bigint := pg_stat_get_live_tuples(format('jq.jobs_g%s', p_generation)::regclass);
+    v_going_down boolean;
     v_live       integer;
     v_live_bytes bigint;
 begin
+    if v_heap < p_min_bytes then
+        return 'small';
+    end if;
+    select g.live_rows > v_counted into v_going_down
+      from jq.storage_generations g
+     where g.generation = p_generation and g.live_at > clock_timestamp() - interval '10 s';
+    if v_counted > 10 * p_move_limit then
+        return jq._storage_draining(p_generation, v_counted);
+    end if;
     execute format('select count(*), coalesce(sum(r.bytes), 0)
-                      from (select pg_column_size(x.*) as bytes from jq.%I x
+                      from (select pg_column_size(x.*) as bytes from %s x
                              where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-                             limit $1) r', p_part)
+                             limit $1) r', v_part)
        into v_live, v_live_bytes using 10 * p_move_limit + 1, p_wait_after;
-    return v_live <= p_move_limit
-        or (v_live <= 10 * p_move_limit
-            and pg_relation_size(format('jq.%I', p_part)::regclass) > greatest(3 * v_live_bytes, 1048576));
+    if v_live = 0 then
+        return null;
+    elsif v_going_down and v_live > least(p_move_limit, 500) then  -- more than one call's moves (MOVE_BATCH)
+        return jq._storage_draining(p_generation, v_counted);
+    elsif v_live <= p_move_limit then
+        return null;
+    elsif v_live <= 10 * p_move_limit and v_heap > greatest(3 * v_live_bytes, 1048576) then
+        return null;
+    end if;
+    return jq._storage_draining(p_generation, v_counted);
 end
 $_$;
 
@@ -4146,10 +4181,12 @@ begin
     foreach v_gen in array array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint] loop
         select r.outcome, r.moved into v_outcome, v_moved
           from jq._storage_rotate_generation(v_gen, v_now + v_settings.waiting_horizon,
-                                             v_settings.rotation_move_limit, not v_holding) r;
+                                             v_settings.rotation_move_limit, v_settings.rotation_min_bytes,
+                                             not v_holding) r;
         v_holding := jq._storage_holding_a_lock();
-        if v_outcome in ('truncated', 'moving', 'empty', 'draining') then
-            return query select v_gen, m.outcome, m.moved from jq._storage_rotate_marks(v_gen, not v_holding) m;
+        if v_outcome in ('truncated', 'moving', 'empty', 'small', 'draining') then
+            return query select v_gen, m.outcome, m.moved
+                           from jq._storage_rotate_marks(v_gen, v_settings.rotation_min_bytes, not v_holding) m;
             v_holding := jq._storage_holding_a_lock();
         end if;
         return query select v_gen, v_outcome, v_moved;
@@ -4164,7 +4201,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/current/draining/busy/promoted, moved), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; small: under settings.rotation_min_bytes, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -5173,6 +5210,7 @@ CREATE TABLE jq.settings (
     max_result_bytes integer DEFAULT 65536 NOT NULL,
     waiting_horizon interval DEFAULT '00:05:00'::interval NOT NULL,
     rotation_move_limit integer DEFAULT 2000 NOT NULL,
+    rotation_min_bytes integer DEFAULT 262144 NOT NULL,
     CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
     CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
@@ -5183,6 +5221,7 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
     CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
     CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
+    CONSTRAINT settings_rotation_min_bytes_range CHECK (((rotation_min_bytes >= 0) AND (rotation_min_bytes <= 1073741824))),
     CONSTRAINT settings_rotation_move_limit_range CHECK (((rotation_move_limit >= 10) AND (rotation_move_limit <= 100000))),
     CONSTRAINT settings_singleton CHECK (singleton),
     CONSTRAINT settings_waiting_horizon_range CHECK (((waiting_horizon >= '00:00:10'::interval) AND (waiting_horizon <= '1 day'::interval))),
@@ -5196,6 +5235,12 @@ CREATE TABLE jq.settings (
 COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length, result bytes), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
 
 --
+-- Name: COLUMN settings.rotation_min_bytes; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_min_bytes IS 'jq_storage_rotate keeps a generation whose heap is smaller than this many bytes (outcome small), and its jq.queue_waiters marks below a quarter of it, instead of truncating them; 0: truncate every generation.';
+
+--
 -- Name: storage_generations; Type: TABLE; Schema: jq
 --
 
@@ -5205,6 +5250,8 @@ CREATE TABLE jq.storage_generations (
     truncations bigint DEFAULT 0 NOT NULL,
     moved bigint DEFAULT 0 NOT NULL,
     refused integer DEFAULT 0 NOT NULL,
+    live_rows bigint,
+    live_at timestamp with time zone,
     CONSTRAINT storage_generations_valid CHECK (((generation >= 0) AND (generation <= 2)))
 );
 
@@ -5213,6 +5260,18 @@ CREATE TABLE jq.storage_generations (
 --
 
 COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first, and how many of its lock requests in a row were refused (busy).';
+
+--
+-- Name: COLUMN storage_generations.live_rows; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.storage_generations.live_rows IS 'The live rows of the generation, by the statistics, when jq_storage_rotate last found it a backlog (draining); null since its last truncation.';
+
+--
+-- Name: COLUMN storage_generations.live_at; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.storage_generations.live_at IS 'When live_rows was read.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -6681,6 +6740,13 @@ REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with ti
 GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _storage_draining(p_generation smallint, p_live bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_draining(p_generation smallint, p_live bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_draining(p_generation smallint, p_live bigint) TO jq_admin;
+
+--
 -- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean); Type: ACL; Schema: jq
 --
 
@@ -6716,18 +6782,18 @@ REVOKE ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with t
 GRANT ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_may_wait boolean) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_rotate_marks(p_generation smallint, p_may_wait boolean); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_may_wait boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_may_wait boolean) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_slot(p_at timestamp with time zone); Type: ACL; Schema: jq
@@ -6744,11 +6810,11 @@ REVOKE ALL ON FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_ru
 GRANT ALL ON FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_worth_emptying(p_part text, p_wait_after timestamp with time zone, p_move_limit integer) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer) TO jq_admin;
 
 --
 -- Name: FUNCTION _take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone); Type: ACL; Schema: jq

@@ -215,6 +215,13 @@ def db(postgresql: psycopg.Connection) -> psycopg.Connection:
 
 
 @pytest.fixture
+def rotate_small_generations(db: psycopg.Connection) -> None:
+    """settings.rotation_min_bytes 0: jq_storage_rotate empties generations of a few rows too, which it
+    otherwise keeps ('small'), for the tests of the truncation itself."""
+    db.execute("update jq.settings set rotation_min_bytes = 0")
+
+
+@pytest.fixture
 def dsn(postgresql: psycopg.Connection) -> str:
     """Conninfo string for the same fresh database as ``db``."""
     info = postgresql.info

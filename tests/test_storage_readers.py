@@ -16,6 +16,10 @@ import threading
 import time
 
 import psycopg
+import pytest
+
+# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
+pytestmark = pytest.mark.usefixtures("rotate_small_generations")
 
 LOOKUP_SECONDS = 7.0  # three to four moves of each job
 

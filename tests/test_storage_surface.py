@@ -32,6 +32,9 @@ with warnings.catch_warnings():  # starlette nudges towards httpx2; httpx works
 
 from pyjq.http import create_app
 
+# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
+pytestmark = pytest.mark.usefixtures("rotate_small_generations")
+
 PARTITIONS = ["jobs_g0", "jobs_g1", "jobs_g2", "jobs_waiting"]
 ADMIN_TOKEN, VIEWER_TOKEN, PRODUCER_TOKEN = "storage-admin-0123", "storage-viewer-0123", "storage-producer-0123"
 TOKENS = {ADMIN_TOKEN: "admin", VIEWER_TOKEN: "viewer", PRODUCER_TOKEN: "producer"}

@@ -10,10 +10,14 @@ import time
 from datetime import datetime
 
 import psycopg
+import pytest
 from helpers import eventually, wait_until
 
 import pyjq
 from pyjq._calls.storage import STORAGE_ROTATE
+
+# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
+pytestmark = pytest.mark.usefixtures("rotate_small_generations")
 
 
 def current_slot(conn: psycopg.Connection) -> int:

@@ -16,7 +16,8 @@ class Rotation:
     """What one jq_storage_rotate call did to one generation (3: jobs_waiting)."""
 
     generation: int | None  # None: another session was rotating
-    # truncated, moving, empty, current, draining, busy, promoted, rotating elsewhere; marks truncated, marks busy
+    # truncated, moving, empty, small, current, draining, busy, promoted, rotating elsewhere;
+    # marks truncated, marks busy
     outcome: str
     moved: int
 

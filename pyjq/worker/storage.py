@@ -154,7 +154,7 @@ class StorageRotation:
     def _note_busy(self, generation: int, outcome: str) -> None:
         if outcome == "busy":
             self._slot_busy.add(generation)
-        elif outcome in ("truncated", "empty", "promoted"):
+        elif outcome in ("truncated", "empty", "small", "promoted"):
             self._slot_busy.discard(generation)
             refused = self._busy.pop(generation, 0)
             if refused >= BUSY_WARN_AFTER:

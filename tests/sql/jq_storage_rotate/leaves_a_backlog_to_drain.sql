@@ -5,6 +5,8 @@
 begin;
 select plan(5);
 
+update jq.settings set rotation_min_bytes = 0;  -- a small generation is emptied too
+
 update jq.settings set rotation_move_limit = 10;
 select jq_test.at_slot_start() as cur \gset
 select (:cur + 1) % 3 as old \gset
