@@ -1998,18 +1998,6 @@ CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone
 $$;
 
 --
--- Name: _storage_draining(smallint, bigint); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_draining(p_generation smallint, p_live bigint) RETURNS text
-    LANGUAGE sql
-    AS $$
-    update jq.storage_generations g set live_rows = p_live, live_at = clock_timestamp()
-     where g.generation = p_generation;
-    select 'draining'
-$$;
-
---
 -- Name: _storage_empty(text, smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
 --
 
@@ -2183,7 +2171,7 @@ begin
     update jq.storage_generations s
        set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
            truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0,
-           live_rows = null  -- its moves take live rows too: not the claims at work
+           live_rows = case when v_truncated then null else -1 end  -- -1: being emptied (jq._storage_worth_emptying)
      where s.generation = p_generation;
     return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
 end
@@ -2257,35 +2245,38 @@ CREATE FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after t
 declare
     v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
     v_heap       bigint := pg_relation_size(format('jq.jobs_g%s', p_generation)::regclass);
-    v_counted    bigint := pg_stat_get_live_tuples(format('jq.jobs_g%s', p_generation)::regclass);
-    v_going_down boolean;
-    v_live       integer;
+    v_over       integer := 10 * p_move_limit + 1;  -- counted up to this: "more than ten times the limit"
+    v_noted      integer;
+    v_noted_at   timestamptz;
+    v_live       integer := 10 * p_move_limit + 1;
     v_live_bytes bigint;
+    v_fit        boolean;  -- few enough live rows to move, or mostly dead
 begin
     if v_heap < p_min_bytes then
         return 'small';
     end if;
-    select g.live_rows > v_counted into v_going_down
-      from jq.storage_generations g
-     where g.generation = p_generation and g.live_at > clock_timestamp() - interval '10 s';
-    if v_counted > 10 * p_move_limit then
-        return jq._storage_draining(p_generation, v_counted);
+    if pg_stat_get_live_tuples(v_part) < v_over then
+        execute format('select count(*), coalesce(sum(r.bytes), 0)
+                          from (select pg_column_size(x.*) as bytes from %s x
+                                 where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+                                 limit $1) r', v_part)
+           into v_live, v_live_bytes using v_over, p_wait_after;
     end if;
-    execute format('select count(*), coalesce(sum(r.bytes), 0)
-                      from (select pg_column_size(x.*) as bytes from %s x
-                             where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-                             limit $1) r', v_part)
-       into v_live, v_live_bytes using 10 * p_move_limit + 1, p_wait_after;
-    if v_live = 0 then
-        return null;
-    elsif v_going_down and v_live > least(p_move_limit, 500) then  -- more than one call's moves (MOVE_BATCH)
-        return jq._storage_draining(p_generation, v_counted);
-    elsif v_live <= p_move_limit then
-        return null;
-    elsif v_live <= 10 * p_move_limit and v_heap > greatest(3 * v_live_bytes, 1048576) then
+    if v_live <= least(p_move_limit, 500) then  -- what one call moves (MOVE_BATCH)
         return null;
     end if;
-    return jq._storage_draining(p_generation, v_counted);
+    v_fit := v_live <= p_move_limit or (v_live < v_over and v_heap > greatest(3 * v_live_bytes, 1048576));
+    select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
+    if v_noted = -1 and v_fit then  -- being emptied: go on
+        return null;
+    elsif v_noted is distinct from v_live then  -- first seen, or changed since
+        update jq.storage_generations g set live_rows = v_live, live_at = clock_timestamp()
+         where g.generation = p_generation;
+        return 'draining';
+    elsif v_noted_at <= clock_timestamp() - interval '10 s' and v_fit then  -- stood still 10 s
+        return null;
+    end if;
+    return 'draining';
 end
 $_$;
 
@@ -5250,7 +5241,7 @@ CREATE TABLE jq.storage_generations (
     truncations bigint DEFAULT 0 NOT NULL,
     moved bigint DEFAULT 0 NOT NULL,
     refused integer DEFAULT 0 NOT NULL,
-    live_rows bigint,
+    live_rows integer,
     live_at timestamp with time zone,
     CONSTRAINT storage_generations_valid CHECK (((generation >= 0) AND (generation <= 2)))
 );
@@ -5265,13 +5256,13 @@ COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs: w
 -- Name: COLUMN storage_generations.live_rows; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.storage_generations.live_rows IS 'The live rows of the generation, by the statistics, when jq_storage_rotate last found it a backlog (draining); null since its last truncation.';
+COMMENT ON COLUMN jq.storage_generations.live_rows IS 'The live rows of the generation when jq_storage_rotate last saw them change (counted up to ten times settings.rotation_move_limit plus one); -1 while it empties the generation; null once truncated.';
 
 --
 -- Name: COLUMN storage_generations.live_at; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.storage_generations.live_at IS 'When live_rows was read.';
+COMMENT ON COLUMN jq.storage_generations.live_at IS 'When live_rows last changed.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -6738,13 +6729,6 @@ GRANT ALL ON FUNCTION jq._schedule_key(p_name text, p_slot timestamp with time z
 
 REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
-
---
--- Name: FUNCTION _storage_draining(p_generation smallint, p_live bigint); Type: ACL; Schema: jq
---
-
-REVOKE ALL ON FUNCTION jq._storage_draining(p_generation smallint, p_live bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_draining(p_generation smallint, p_live bigint) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean); Type: ACL; Schema: jq

@@ -166,20 +166,21 @@ $$;
 --     every session plans its statements again after it; a few hundred kB
 --     of dead versions cost a claim less than that. A generation kept takes
 --     rows again in its next slot, so it is emptied once it has grown.
---   * 'draining': left to the claims. Either the claims are working it down
---     (its live rows by the statistics fewer than when last seen, within
---     10 s: jq.storage_generations.live_rows) and more are left than one call
---     would move (500), or it is a backlog: more than
---     p_move_limit live rows bound for the current generation (jobs bound
---     for jobs_waiting do not count: they never drain) and not mostly dead
---     row versions (its heap over 1 MB and over three times the bytes of its
---     live rows, with at most ten times the limit of them). A mostly dead
---     backlog that is not going down (a paused queue, a tenant at its cap) is
---     emptied over a few calls, up to 500 rows each. (Moving the rows the
---     claims were about to take held the lock for 500 rows every 0.15 s
---     while they did: urgent pickups' p99 in figure e, 41-42 ms against 29.)
--- The statistics (pg_stat_get_live_tuples, about a second behind) also
--- spare the count when they say the backlog is over ten times the limit.
+--   * 'draining': left to the claims, which are working it down or will.
+--     A generation of more live rows than one call moves (500; jobs bound
+--     for jobs_waiting do not count: they never drain) is emptied only once
+--     its count has stood still for 10 s (jq.storage_generations.live_rows,
+--     live_at: the count when it last changed, and when; -1 once the
+--     rotation has begun to empty it, so the next calls go on), and then only
+--     when it holds at most p_move_limit of them, or is mostly dead row
+--     versions (its heap over 1 MB and over three times the bytes of its
+--     live rows, with at most ten times the limit of them): a paused queue,
+--     a tenant at its cap, jobs running for long. One the claims are taking
+--     is left to them. (Moving the rows the claims were about to take held
+--     the lock for 500 rows every 0.15 s while they did: urgent pickups' p99
+--     in figure e, 41-42 ms against 29 ms.)
+-- The statistics (pg_stat_get_live_tuples, about a second behind) spare the
+-- count when they say the backlog is over ten times the limit.
 drop function if exists jq._storage_worth_emptying(text, timestamptz, integer);  -- an unreleased build's
 create or replace function jq._storage_worth_emptying(
     p_generation smallint, p_wait_after timestamptz, p_move_limit integer, p_min_bytes integer)
@@ -189,48 +190,39 @@ as $$
 declare
     v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
     v_heap       bigint := pg_relation_size(format('jq.jobs_g%s', p_generation)::regclass);
-    v_counted    bigint := pg_stat_get_live_tuples(format('jq.jobs_g%s', p_generation)::regclass);
-    v_going_down boolean;
-    v_live       integer;
+    v_over       integer := 10 * p_move_limit + 1;  -- counted up to this: "more than ten times the limit"
+    v_noted      integer;
+    v_noted_at   timestamptz;
+    v_live       integer := 10 * p_move_limit + 1;
     v_live_bytes bigint;
+    v_fit        boolean;  -- few enough live rows to move, or mostly dead
 begin
     if v_heap < p_min_bytes then
         return 'small';
     end if;
-    select g.live_rows > v_counted into v_going_down
-      from jq.storage_generations g
-     where g.generation = p_generation and g.live_at > clock_timestamp() - interval '10 s';
-    if v_counted > 10 * p_move_limit then
-        return jq._storage_draining(p_generation, v_counted);
+    if pg_stat_get_live_tuples(v_part) < v_over then
+        execute format('select count(*), coalesce(sum(r.bytes), 0)
+                          from (select pg_column_size(x.*) as bytes from %s x
+                                 where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
+                                 limit $1) r', v_part)
+           into v_live, v_live_bytes using v_over, p_wait_after;
     end if;
-    execute format('select count(*), coalesce(sum(r.bytes), 0)
-                      from (select pg_column_size(x.*) as bytes from %s x
-                             where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-                             limit $1) r', v_part)
-       into v_live, v_live_bytes using 10 * p_move_limit + 1, p_wait_after;
-    if v_live = 0 then
-        return null;
-    elsif v_going_down and v_live > least(p_move_limit, 500) then  -- more than one call's moves (MOVE_BATCH)
-        return jq._storage_draining(p_generation, v_counted);
-    elsif v_live <= p_move_limit then
-        return null;
-    elsif v_live <= 10 * p_move_limit and v_heap > greatest(3 * v_live_bytes, 1048576) then
+    if v_live <= least(p_move_limit, 500) then  -- what one call moves (MOVE_BATCH)
         return null;
     end if;
-    return jq._storage_draining(p_generation, v_counted);
+    v_fit := v_live <= p_move_limit or (v_live < v_over and v_heap > greatest(3 * v_live_bytes, 1048576));
+    select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
+    if v_noted = -1 and v_fit then  -- being emptied: go on
+        return null;
+    elsif v_noted is distinct from v_live then  -- first seen, or changed since
+        update jq.storage_generations g set live_rows = v_live, live_at = clock_timestamp()
+         where g.generation = p_generation;
+        return 'draining';
+    elsif v_noted_at <= clock_timestamp() - interval '10 s' and v_fit then  -- stood still 10 s
+        return null;
+    end if;
+    return 'draining';
 end
-$$;
-
--- Notes a generation's live rows by the statistics, left to the claims
--- (jq.storage_generations.live_rows), and returns 'draining'.
-create or replace function jq._storage_draining(p_generation smallint, p_live bigint)
-returns text
-language sql
-volatile
-as $$
-    update jq.storage_generations g set live_rows = p_live, live_at = clock_timestamp()
-     where g.generation = p_generation;
-    select 'draining'
 $$;
 
 -- Tries one generation: skipped when it is current, already empty on disk,
@@ -295,7 +287,7 @@ begin
     update jq.storage_generations s
        set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
            truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0,
-           live_rows = null  -- its moves take live rows too: not the claims at work
+           live_rows = case when v_truncated then null else -1 end  -- -1: being emptied (jq._storage_worth_emptying)
      where s.generation = p_generation;
     return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
 end

@@ -11,10 +11,12 @@
 --                         worth that. Its marks of jq.queue_waiters are kept
 --                         below a quarter of it. 0: empty every generation.
 --   jq.storage_generations gains
---     live_rows, live_at  the generation's live rows by the statistics when
---                         the rotation last found it a backlog, and when: a
---                         backlog the claims are working down is left to
---                         them, even when it is mostly dead row versions.
+--     live_rows, live_at  a generation's live rows when they last changed,
+--                         as the rotation saw them, and when (-1: it is being
+--                         emptied): a generation of more live rows than one
+--                         call moves is emptied only once they have stood
+--                         still for 10 s; one the claims are taking is left to
+--                         them rather than moved 500 rows a call.
 do $migration$
 begin
 if not jq._migration_pending(15) then
@@ -28,12 +30,12 @@ comment on column jq.settings.rotation_min_bytes is
     'jq_storage_rotate keeps a generation whose heap is smaller than this many bytes (outcome small), and its jq.queue_waiters marks below a quarter of it, instead of truncating them; 0: truncate every generation.';
 
 alter table jq.storage_generations
-    add column live_rows bigint,
+    add column live_rows integer,
     add column live_at timestamptz;
 comment on column jq.storage_generations.live_rows is
-    'The live rows of the generation, by the statistics, when jq_storage_rotate last found it a backlog (draining); null since its last truncation.';
+    'The live rows of the generation when jq_storage_rotate last saw them change (counted up to ten times settings.rotation_move_limit plus one); -1 while it empties the generation; null once truncated.';
 comment on column jq.storage_generations.live_at is
-    'When live_rows was read.';
+    'When live_rows last changed.';
 
 insert into jq.migrations (version, release, name) values (15, '0.6.0', 'rotation_thresholds');
 end

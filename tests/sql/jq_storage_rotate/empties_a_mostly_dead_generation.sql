@@ -1,13 +1,14 @@
--- A generation holding more live rows than settings.rotation_move_limit is
--- emptied all the same when it is mostly dead row versions (over 1 MB of
--- heap, over three times its live rows' bytes), unless the claims are working
--- it down: fewer live rows by the statistics than when the rotation last left
--- it ('draining', noted in jq.storage_generations.live_rows). Emptied, the
--- limit of them moves per call ('moving'), and the call that finds it empty
--- truncates it. (One made mostly of live rows is a backlog:
--- leaves_a_backlog_to_drain.sql.)
+-- A generation holding more live rows than one call moves is emptied only
+-- once its count has stood still for 10 s (jq.storage_generations.live_rows
+-- and live_at: the count when it last changed, and when): then when it holds
+-- more than settings.rotation_move_limit live rows too, if it is mostly dead
+-- row versions (over 1 MB of heap, over three times its live rows' bytes).
+-- While the count changes (the claims are taking its jobs) it is left to them
+-- ('draining'). Emptied, the limit of them moves per call ('moving', noted as
+-- -1: the next calls go on), and the call that finds it empty truncates it.
+-- (One made mostly of live rows is a backlog: leaves_a_backlog_to_drain.sql.)
 begin;
-select plan(8);
+select plan(11);
 
 update jq.settings set rotation_move_limit = 10;
 select jq_test.at_slot_start() as cur \gset
@@ -21,23 +22,27 @@ delete from jq.jobs where queue = 'dead_gen_q' and id not in (select id from jq.
 
 select cmp_ok(pg_relation_size(format('jq.jobs_g%s', :old)), '>', 1048576::bigint,
               'the generation holds over 1 MB of heap for 30 live jobs');
+select results_eq(format('select outcome, moved from jq.jq_storage_rotate() where generation = %s', :old),
+                  $$values ('draining'::text, 0)$$, 'first seen: left as it is, its count noted');
+select is((select live_rows from jq.storage_generations where generation = :old), 30, 'live_rows 30');
+select results_eq(format('select outcome, moved from jq.jq_storage_rotate() where generation = %s', :old),
+                  $$values ('draining'::text, 0)$$, 'the same count, noted under 10 s ago: left as it is');
 
--- As if the last call had left it with more live rows than the statistics say now.
-update jq.storage_generations
-   set live_rows = pg_stat_get_live_tuples(format('jq.jobs_g%s', :old)::regclass) + 100, live_at = clock_timestamp()
+-- As if it had held 130 live jobs 11 s ago: the claims took 100 since.
+update jq.storage_generations set live_rows = 130, live_at = clock_timestamp() - interval '11 s'
  where generation = :old;
 select results_eq(format('select outcome, moved from jq.jq_storage_rotate() where generation = %s', :old),
-                  $$values ('draining'::text, 0)$$, 'fewer live rows than last seen: left to the claims');
-select is((select live_rows from jq.storage_generations where generation = :old),
-          pg_stat_get_live_tuples(format('jq.jobs_g%s', :old)::regclass),
-          'the call notes what the statistics say now');
+                  $$values ('draining'::text, 0)$$, 'fewer than noted: the claims are at it, left to them');
+select cmp_ok((select live_at from jq.storage_generations where generation = :old), '>',
+              clock_timestamp() - interval '1 s', 'the change is noted with its time');
 
+-- The count stood still for 11 s.
+update jq.storage_generations set live_at = clock_timestamp() - interval '11 s' where generation = :old;
 select results_eq(format('select outcome, moved from jq.jq_storage_rotate() where generation = %s', :old),
-                  $$values ('moving'::text, 10)$$, 'no fewer since: 10 of its 30 live jobs move');
-select is((select live_rows from jq.storage_generations where generation = :old), null::bigint,
-          'a move forgets the count (its own moves take live rows too)');
+                  $$values ('moving'::text, 10)$$, 'stood still 10 s and mostly dead: 10 of its 30 move');
+select is((select live_rows from jq.storage_generations where generation = :old), -1, 'noted as being emptied');
 select results_eq(format('select outcome, moved from jq.jq_storage_rotate() where generation = %s', :old),
-                  $$values ('moving'::text, 10)$$, 'nothing noted, still mostly dead: 10 more move');
+                  $$values ('moving'::text, 10)$$, 'the next call goes on: 10 more');
 select results_eq(format('select outcome, moved from jq.jq_storage_rotate() where generation = %s', :old),
                   $$values ('truncated'::text, 10)$$, 'the last 10 move and the generation is truncated');
 select is((select count(*)::int from jq.jobs where queue = 'dead_gen_q' and generation = :cur), 30,
