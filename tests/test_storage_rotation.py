@@ -813,10 +813,22 @@ def test_holding_one_generations_lock_the_rotation_waits_for_no_other(db, dsn):
     assert rows[previous] == ("busy", 0)
 
 
+def count_stood_still(db: psycopg.Connection, generation: int) -> None:
+    """As if the rotation had seen the generation's live rows stand still for 10 s: a generation of
+    more than one call's moves (500) is emptied only then (else 'draining': the claims may be at it)."""
+    db.execute(
+        "update jq.storage_generations g set live_at = clock_timestamp() - interval '11 s',"
+        " live_rows = (select count(*) from jq.jobs j where j.generation = g.generation)"
+        " where g.generation = %s",
+        [generation],
+    )
+
+
 def test_a_call_moves_at_most_500_rows_and_the_next_call_goes_on(db):
     """The lock is held while rows move, so a call moves at most 500 (about 5 ms); a generation of
     up to rotation_move_limit (2,000) live rows is emptied over a few calls, 'moving' until the last."""
     generation = jobs_in_a_generation_just_left(db, 1_300)
+    count_stood_still(db, generation)
     outcomes = [{r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}[generation] for _ in range(3)]
     assert outcomes == [("moving", 500), ("moving", 500), ("truncated", 300)]
     assert db.execute("select count(*) from jq.jobs where generation <> %s", [generation]).fetchone() == (1_300,)
@@ -845,6 +857,7 @@ def test_a_generation_whose_statistics_say_empty_is_moved_in_one_pass(db):
     db.execute(
         "update pg_class set reltuples = 0, relpages = %s where oid = %s::regclass", [max(1, pages), f"jq.{part}"]
     )
+    count_stood_still(db, generation)
     before = heap_buffers(db, part)
     rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
     touched = heap_buffers(db, part) - before
