@@ -51,18 +51,30 @@ end
 $$;
 
 -- Enqueues p_count ready jobs of one tenant (null: no tenant) in p_queue, at
--- jq's clock (run_at = jq._now()); returns their ids in enqueue order. Move
--- the clock (jq_test.advance) between calls to make one batch older.
+-- jq's clock (run_at = jq._now(); on the test clock one millisecond apart, which
+-- moves it on); returns their ids in enqueue order. Move the clock
+-- (jq_test.advance) between calls to make one batch older.
 create or replace function jq_test.enqueue_tenant(
     p_tenant text, p_count integer, p_queue text default 'default', p_priority integer default 0,
     p_type text default 'noop', p_concurrency_key text default null)
 returns uuid[]
-language sql
+language plpgsql
 as $$
-    select array_agg(e.job_id order by g.i)
-      from generate_series(1, p_count) as g(i)
-     cross join lateral jq.jq_enqueue(p_type, jsonb_build_object('tenant', p_tenant, 'i', g.i), p_queue,
-                                      p_priority, null, null, null, p_tenant, p_concurrency_key) e
+declare
+    v_ids uuid[] := '{}';
+begin
+    for i in 1..p_count loop
+        -- On the test clock, a millisecond apart: jobs due at the same instant have no
+        -- order among them (the claim orders by run_at), and tests ask for "the oldest".
+        if i > 1 and coalesce(current_setting('jq.now', true), '') <> '' then
+            perform jq_test.advance('1 millisecond');
+        end if;
+        v_ids := v_ids || (select e.job_id
+                             from jq.jq_enqueue(p_type, jsonb_build_object('tenant', p_tenant, 'i', i), p_queue,
+                                                p_priority, null, null, null, p_tenant, p_concurrency_key) e);
+    end loop;
+    return v_ids;
+end
 $$;
 
 -- Runs p_claims claims of p_limit jobs in p_queue for p_worker; returns the
