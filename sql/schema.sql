@@ -2244,7 +2244,7 @@ CREATE FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after t
     AS $_$
 declare
     v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
-    v_heap       bigint := pg_relation_size(format('jq.jobs_g%s', p_generation)::regclass);
+    v_heap       bigint := pg_relation_size(v_part);
     v_over       integer := 10 * p_move_limit + 1;  -- counted up to this: "more than ten times the limit"
     v_noted      integer;
     v_noted_at   timestamptz;
