@@ -2006,15 +2006,25 @@ CREATE FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after t
     AS $_$
 declare
     v_ids uuid[];
+    v_waiting integer;
+    v_seen_all boolean;
 begin
     execute format(
-        'select array(
-             (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $1)
-               limit $2)
-             union all
-             (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $1)
-               order by x.run_at limit $2))', p_part)
-        into v_ids using p_wait_after, p_limit;
+        'select coalesce(array_agg(s.id), ''{}''), count(*) filter (where s.waits), count(*) < $2
+           from (select x.id, jq._storage_waits(x.status, x.deferred, x.run_at, $1) as waits
+                   from jq.%I x limit $2) s', p_part)
+        into v_ids, v_waiting, v_seen_all using p_wait_after, 2 * p_limit + 1;
+    v_seen_all := v_seen_all and v_waiting <= p_limit and cardinality(v_ids) - v_waiting <= p_limit;
+    if not v_seen_all then
+        execute format(
+            'select array(
+                 (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $1)
+                   limit $2)
+                 union all
+                 (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $1)
+                   order by x.run_at limit $2))', p_part)
+            into v_ids using p_wait_after, p_limit;
+    end if;
     execute format(
         'with gone as (
              delete from jq.%1$I j where j.id = any($3) returning *
@@ -2024,7 +2034,11 @@ begin
            from gone g', p_part, jq._jobs_columns(''), jq._jobs_columns('g.'))
         using p_target, p_wait_after, v_ids;
     get diagnostics moved = row_count;
-    execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
+    if v_seen_all and moved = cardinality(v_ids) then
+        truncated := true;
+    else
+        execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
+    end if;
     if truncated then
         execute format('truncate jq.%I', p_part);
     end if;
