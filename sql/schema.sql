@@ -38,6 +38,7 @@ CREATE TYPE jq.claim_group AS (
 --
 
 CREATE TYPE jq.claim_job AS (
+	ctid tid,
 	type text,
 	concurrency_key text,
 	priority smallint,
@@ -600,14 +601,14 @@ begin
         return p_jobs;
     end if;
     v_locked := array(
-        select row(k.type, k.concurrency_key, null, null, null, null)::jq.claim_job
+        select row(null, k.type, k.concurrency_key, null, null, null, null)::jq.claim_job
           from (select distinct j.type, j.concurrency_key
                   from unnest(p_jobs) j
                  where j.concurrency_key is not null) k
          where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.concurrency_key)));
     return array(
-        select row(x.type, x.concurrency_key, x.priority, x.tkey, x.id, x.generation)::jq.claim_job
-          from (select j.id, j.generation, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
+        select row(x.ctid, x.type, x.concurrency_key, x.priority, x.tkey, x.id, x.generation)::jq.claim_job
+          from (select j.ctid, j.id, j.generation, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
                        row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
                   from jq.jobs j
                  where j.id = any (array(select y.id from unnest(p_jobs) y))
@@ -923,10 +924,10 @@ CREATE FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp wit
     AS $$
 begin
     return array(
-        select row(p.type, p.concurrency_key, q.priority, q.tkey, p.id, p.generation)::jq.claim_job
+        select row(p.ctid, p.type, p.concurrency_key, q.priority, q.tkey, p.id, p.generation)::jq.claim_job
           from unnest(p_quotas) q
          cross join lateral (
-             select j.id, j.generation, j.type, j.concurrency_key
+             select j.ctid, j.id, j.generation, j.type, j.concurrency_key
                from jq.jobs j
               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                 and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
@@ -2540,6 +2541,8 @@ declare
     v_paused boolean;                -- the whole queue is paused (jq_queue_pause)
     v_skip   text[];                 -- its paused types; null when none
     v_suspect_types text[] := p_types;  -- types a suspect may be claimed from
+    v_low    smallint;               -- the lowest and highest generation taken from (step 6)
+    v_high   smallint;
 begin
     perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
@@ -2627,19 +2630,27 @@ begin
     end if;
 
     -- Step 6, lease (here, not in a step: a step returning the rows would copy
-    -- them once more). The update finds the locked rows by primary key, in
-    -- the generations they were taken from (usually one: the others are
-    -- pruned).
+    -- them once more). The update finds the rows by ctid, which this claim's
+    -- row locks keep from moving, in the generations between the lowest and
+    -- the highest taken from (usually one; a range prunes the others at
+    -- execution, where `generation = any(array)` probed every partition).
+    -- A ctid names a row only within its partition, hence the id check when
+    -- the range spans more than one (only then: it is a linear search). The rows come back in claim order as a
+    -- plain queue has it: priority first, then run_at.
+    select min(x.generation), max(x.generation) into v_low, v_high from unnest(v_jobs) x;
     return query
-    update jq.jobs j
-       set status = 'processing',
-           locked_by = p_worker,
-           locked_until = v_now + p_lease,
-           attempts = j.attempts + 1
-     where j.id = any (array(select x.id from unnest(v_jobs) x))
-       and j.generation = any (array(select distinct x.generation from unnest(v_jobs) x))
-    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
+    with leased as (
+        update jq.jobs j
+           set status = 'processing',
+               locked_by = p_worker,
+               locked_until = v_now + p_lease,
+               attempts = j.attempts + 1
+         where j.generation between v_low and v_high
+           and j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
+           and (v_low = v_high or j.id = any (array(select x.id from unnest(v_jobs) x)))
+        returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
+                  j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata)
+    select l.* from leased l order by l.priority desc, l.run_at, l.id;
 
     if v_fair and v_shared then  -- step 7
         perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);

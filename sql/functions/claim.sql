@@ -100,6 +100,8 @@ declare
     v_paused boolean;                -- the whole queue is paused (jq_queue_pause)
     v_skip   text[];                 -- its paused types; null when none
     v_suspect_types text[] := p_types;  -- types a suspect may be claimed from
+    v_low    smallint;               -- the lowest and highest generation taken from (step 6)
+    v_high   smallint;
 begin
     perform jq._check_not_null(p_queue, 'queue');
     perform jq._check_worker(p_worker);
@@ -187,19 +189,27 @@ begin
     end if;
 
     -- Step 6, lease (here, not in a step: a step returning the rows would copy
-    -- them once more). The update finds the locked rows by primary key, in
-    -- the generations they were taken from (usually one: the others are
-    -- pruned).
+    -- them once more). The update finds the rows by ctid, which this claim's
+    -- row locks keep from moving, in the generations between the lowest and
+    -- the highest taken from (usually one; a range prunes the others at
+    -- execution, where `generation = any(array)` probed every partition).
+    -- A ctid names a row only within its partition, hence the id check when
+    -- the range spans more than one (only then: it is a linear search). The rows come back in claim order as a
+    -- plain queue has it: priority first, then run_at.
+    select min(x.generation), max(x.generation) into v_low, v_high from unnest(v_jobs) x;
     return query
-    update jq.jobs j
-       set status = 'processing',
-           locked_by = p_worker,
-           locked_until = v_now + p_lease,
-           attempts = j.attempts + 1
-     where j.id = any (array(select x.id from unnest(v_jobs) x))
-       and j.generation = any (array(select distinct x.generation from unnest(v_jobs) x))
-    returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
-              j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
+    with leased as (
+        update jq.jobs j
+           set status = 'processing',
+               locked_by = p_worker,
+               locked_until = v_now + p_lease,
+               attempts = j.attempts + 1
+         where j.generation between v_low and v_high
+           and j.ctid = any (array(select x.ctid from unnest(v_jobs) x))
+           and (v_low = v_high or j.id = any (array(select x.id from unnest(v_jobs) x)))
+        returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
+                  j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata)
+    select l.* from leased l order by l.priority desc, l.run_at, l.id;
 
     if v_fair and v_shared then  -- step 7
         perform jq._claim_charge_lanes(p_queue, v_now, v_groups, v_jobs);

@@ -327,10 +327,10 @@ language plpgsql
 as $$
 begin
     return array(
-        select row(p.type, p.concurrency_key, q.priority, q.tkey, p.id, p.generation)::jq.claim_job
+        select row(p.ctid, p.type, p.concurrency_key, q.priority, q.tkey, p.id, p.generation)::jq.claim_job
           from unnest(p_quotas) q
          cross join lateral (
-             select j.id, j.generation, j.type, j.concurrency_key
+             select j.ctid, j.id, j.generation, j.type, j.concurrency_key
                from jq.jobs j
               where j.queue = p_queue and j.status = 'pending' and not j.deferred
                 and j.priority = q.priority and coalesce(j.tenant, '') = q.tkey
@@ -387,14 +387,14 @@ begin
         return p_jobs;
     end if;
     v_locked := array(
-        select row(k.type, k.concurrency_key, null, null, null, null)::jq.claim_job
+        select row(null, k.type, k.concurrency_key, null, null, null, null)::jq.claim_job
           from (select distinct j.type, j.concurrency_key
                   from unnest(p_jobs) j
                  where j.concurrency_key is not null) k
          where pg_try_advisory_xact_lock(hashtext('jq.key:' || k.type), hashtext(k.concurrency_key)));
     return array(
-        select row(x.type, x.concurrency_key, x.priority, x.tkey, x.id, x.generation)::jq.claim_job
-          from (select j.id, j.generation, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
+        select row(x.ctid, x.type, x.concurrency_key, x.priority, x.tkey, x.id, x.generation)::jq.claim_job
+          from (select j.ctid, j.id, j.generation, j.type, j.concurrency_key, j.priority, coalesce(j.tenant, '') as tkey,
                        row_number() over (partition by j.type, j.concurrency_key order by j.run_at) as krn
                   from jq.jobs j
                  where j.id = any (array(select y.id from unnest(p_jobs) y))

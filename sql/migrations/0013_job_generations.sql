@@ -27,9 +27,10 @@
 --   jq.settings        gains waiting_horizon (5 minutes) and
 --                      rotation_move_limit (2,000: a generation holding more
 --                      live rows is left to drain and tried again later).
---   jq.claim_job       (the claim's taken jobs) carries id and generation
---                      instead of ctid: a ctid names a row only within one
---                      partition.
+--   jq.claim_job       (the claim's taken jobs) gains id and generation: a
+--                      ctid names a row only within one partition, so the
+--                      lease finds a job by (generation, ctid) and the other
+--                      steps by (id, generation).
 --
 -- Every live job is copied with everything it holds (status, lease, attempts,
 -- keys, attempt log) into the generation of the current slot, or into
@@ -166,7 +167,7 @@ select j.id, j.queue, j.type, j.payload, j.priority, j.run_at, j.status, j.locke
   from jq.jobs_0012 j;
 drop table jq.jobs_0012;
 
-alter type jq.claim_job drop attribute ctid, add attribute id uuid, add attribute generation smallint;
+alter type jq.claim_job add attribute id uuid, add attribute generation smallint;
 
 insert into jq.migrations (version, release, name) values (13, '0.6.0', 'job_generations');
 end
