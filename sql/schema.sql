@@ -626,32 +626,42 @@ $$;
 CREATE FUNCTION jq._claim_promote_due(p_queue text, p_now timestamp with time zone) RETURNS void
     LANGUAGE plpgsql
     AS $$
+declare
+    v_ids  uuid[];
+    v_low  smallint;
+    v_high smallint;
 begin
+    select array_agg(x.id), min(x.generation), max(x.generation)
+      into v_ids, v_low, v_high
+      from (with recursive lv(p) as (
+                (select d.priority from jq.jobs d
+                  where d.queue = p_queue and d.status = 'pending' and d.deferred
+                  order by d.priority desc limit 1)
+                union all
+                select (select d.priority from jq.jobs d
+                         where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                         order by d.priority desc limit 1)
+                  from lv
+                 where lv.p is not null
+            )
+            select t.id, t.generation
+              from lv
+             cross join lateral (
+                 select d.id, d.generation from jq.jobs d
+                  where d.queue = p_queue and d.status = 'pending' and d.deferred
+                    and d.priority = lv.p and d.run_at <= p_now
+                  order by d.run_at
+                  limit 10000
+                    for update skip locked) t
+             where lv.p is not null
+             limit 10000) x;
+    if v_ids is null then
+        return;
+    end if;
     update jq.jobs j
        set deferred = false
-     where j.id = any (array(
-         with recursive lv(p) as (
-             (select d.priority from jq.jobs d
-               where d.queue = p_queue and d.status = 'pending' and d.deferred
-               order by d.priority desc limit 1)
-             union all
-             select (select d.priority from jq.jobs d
-                      where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
-                      order by d.priority desc limit 1)
-               from lv
-              where lv.p is not null
-         )
-         select x.id
-           from lv
-          cross join lateral (
-              select d.id from jq.jobs d
-               where d.queue = p_queue and d.status = 'pending' and d.deferred
-                 and d.priority = lv.p and d.run_at <= p_now
-               order by d.run_at
-               limit 10000
-                 for update skip locked) x
-          where lv.p is not null
-          limit 10000));
+     where j.generation between v_low and v_high
+       and j.id = any (v_ids);
 end
 $$;
 

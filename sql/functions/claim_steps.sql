@@ -30,37 +30,51 @@ $$;
 
 -- Step 0. Deferred jobs that have fallen due join the claim index, highest
 -- priority first (a burst is promoted 10,000 at a time, by this claim and the
--- next ones): one probe per priority level holding deferred jobs.
+-- next ones): one probe per priority level holding deferred jobs. Picked
+-- first and updated only when there are any: most claims find none, and an
+-- UPDATE of jq.jobs costs a claim 0.3-0.6 ms to start even when it changes
+-- nothing (it opens every partition), against 0.1 ms for the pick. The
+-- update prunes to the generations between the lowest and highest picked.
 create or replace function jq._claim_promote_due(p_queue text, p_now timestamptz)
 returns void
 language plpgsql
 as $$
+declare
+    v_ids  uuid[];
+    v_low  smallint;
+    v_high smallint;
 begin
+    select array_agg(x.id), min(x.generation), max(x.generation)
+      into v_ids, v_low, v_high
+      from (with recursive lv(p) as (
+                (select d.priority from jq.jobs d
+                  where d.queue = p_queue and d.status = 'pending' and d.deferred
+                  order by d.priority desc limit 1)
+                union all
+                select (select d.priority from jq.jobs d
+                         where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
+                         order by d.priority desc limit 1)
+                  from lv
+                 where lv.p is not null
+            )
+            select t.id, t.generation
+              from lv
+             cross join lateral (
+                 select d.id, d.generation from jq.jobs d
+                  where d.queue = p_queue and d.status = 'pending' and d.deferred
+                    and d.priority = lv.p and d.run_at <= p_now
+                  order by d.run_at
+                  limit 10000
+                    for update skip locked) t
+             where lv.p is not null
+             limit 10000) x;
+    if v_ids is null then
+        return;
+    end if;
     update jq.jobs j
        set deferred = false
-     where j.id = any (array(
-         with recursive lv(p) as (
-             (select d.priority from jq.jobs d
-               where d.queue = p_queue and d.status = 'pending' and d.deferred
-               order by d.priority desc limit 1)
-             union all
-             select (select d.priority from jq.jobs d
-                      where d.queue = p_queue and d.status = 'pending' and d.deferred and d.priority < lv.p
-                      order by d.priority desc limit 1)
-               from lv
-              where lv.p is not null
-         )
-         select x.id
-           from lv
-          cross join lateral (
-              select d.id from jq.jobs d
-               where d.queue = p_queue and d.status = 'pending' and d.deferred
-                 and d.priority = lv.p and d.run_at <= p_now
-               order by d.run_at
-               limit 10000
-                 for update skip locked) x
-          where lv.p is not null
-          limit 10000));
+     where j.generation between v_low and v_high
+       and j.id = any (v_ids);
 end
 $$;
 
