@@ -909,17 +909,25 @@ $$;
 CREATE FUNCTION jq._claim_suspect(p_queue text, p_worker text, p_lease interval, p_now timestamp with time zone, p_types text[]) RETURNS TABLE(id uuid, queue text, type text, payload jsonb, priority smallint, attempts smallint, max_attempts smallint, tenant text, run_at timestamp with time zone, created_at timestamp with time zone, locked_until timestamp with time zone, idempotency_key text, last_error text, metadata jsonb)
     LANGUAGE plpgsql
     AS $$
+declare
+    v_id         uuid;
+    v_generation smallint;
 begin
+    select s.id, s.generation into v_id, v_generation
+      from jq.jobs s
+     where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
+       and (p_types is null or s.type = any(p_types))
+       and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
+     order by s.run_at
+     limit 1
+       for update skip locked;
+    if v_id is null then
+        return;
+    end if;
     return query
     update jq.jobs j
        set status = 'processing', locked_by = p_worker, locked_until = p_now + p_lease, attempts = j.attempts + 1
-     where (j.id, j.generation) = (select s.id, s.generation from jq.jobs s
-                      where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
-                        and (p_types is null or s.type = any(p_types))
-                        and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
-                      order by s.run_at
-                      limit 1
-                        for update skip locked)
+     where j.generation = v_generation and j.id = v_id
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 end

@@ -344,6 +344,10 @@ comment on function jq.jq_workers() is
 -- A claim's isolated run: leases to p_worker (which holds nothing) the
 -- oldest due suspect of the queue, alone, as jq_claim returns jobs; none
 -- when no suspect is due (of the given types, with room under its key cap).
+-- Picked first and leased only when there is one: every claim of an idle
+-- worker comes here, nearly always to find none, and an UPDATE of jq.jobs
+-- opens every partition even when it changes nothing; the lease, given the
+-- generation, opens one.
 create or replace function jq._claim_suspect(
     p_queue text, p_worker text, p_lease interval, p_now timestamptz, p_types text[])
 returns table (
@@ -363,17 +367,25 @@ returns table (
     metadata        jsonb)
 language plpgsql
 as $$
+declare
+    v_id         uuid;
+    v_generation smallint;
 begin
+    select s.id, s.generation into v_id, v_generation
+      from jq.jobs s
+     where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
+       and (p_types is null or s.type = any(p_types))
+       and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
+     order by s.run_at
+     limit 1
+       for update skip locked;
+    if v_id is null then
+        return;
+    end if;
     return query
     update jq.jobs j
        set status = 'processing', locked_by = p_worker, locked_until = p_now + p_lease, attempts = j.attempts + 1
-     where (j.id, j.generation) = (select s.id, s.generation from jq.jobs s
-                      where s.queue = p_queue and s.status = 'pending' and s.orphaned >= 2 and s.run_at <= p_now
-                        and (p_types is null or s.type = any(p_types))
-                        and (s.concurrency_key is null or jq._key_room(s.type, s.concurrency_key) > 0)
-                      order by s.run_at
-                      limit 1
-                        for update skip locked)
+     where j.generation = v_generation and j.id = v_id
     returning j.id, j.queue, j.type, j.payload, j.priority, j.attempts, j.max_attempts, j.tenant,
               j.run_at, j.created_at, j.locked_until, j.idempotency_key, j.last_error, j.metadata;
 end
