@@ -7,7 +7,8 @@
 
 jq.jobs is partitioned by generation: jobs_g0, jobs_g1 and jobs_g2 take new
 rows in turn, two seconds each, and jobs_waiting holds jobs due later than
-settings.waiting_horizon. ``storage`` lists the four partitions (jq_storage);
+settings.waiting_horizon. ``storage`` lists the four partitions (jq_storage),
+then the three of jq.queue_waiters, which rotate with them;
 ``storage_rotate`` empties and truncates the generations that no longer take
 rows (jq_storage_rotate). pyjq workers rotate after every slot boundary, so an
 operator calls it by hand only to see why a generation stays ``busy``.
@@ -65,7 +66,8 @@ _IN_TRANSACTION_HINT = "Call it on an autocommit connection, or commit (or roll 
 
 @takes_connection
 def storage(conn: psycopg.Connection) -> list[StoragePart]:
-    """The four partitions of jq.jobs by generation: role, live and dead rows, bytes, truncations (jq_storage)."""
+    """The four partitions of jq.jobs by generation, then jq.queue_waiters' three: role, live and dead rows,
+    bytes, truncations (jq_storage)."""
     return STORAGE.run(conn)
 
 

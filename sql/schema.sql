@@ -1579,6 +1579,26 @@ CREATE FUNCTION jq._key_room(p_type text, p_key text) RETURNS integer
 $$;
 
 --
+-- Name: _lost_attempt_error(text, text, integer, integer, timestamp with time zone, boolean, boolean); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._lost_attempt_error(p_cause text, p_worker text, p_attempt integer, p_max_attempts integer, p_locked_until timestamp with time zone, p_spared boolean, p_dead boolean) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+    select case
+        when p_spared
+        then format('%s: worker "%s" was lost holding other jobs too; attempt %s not counted',
+                    p_cause, p_worker, p_attempt)
+        when p_cause = 'worker gone'
+        then format('worker gone: worker "%s" stopped heartbeating during attempt %s%s',
+                    p_worker, p_attempt, case when p_dead then format(' of %s', p_max_attempts) else '' end)
+        else format('lease expired: worker "%s" did not finish attempt %s%s by %s',
+                    p_worker, p_attempt, case when p_dead then format(' of %s', p_max_attempts) else '' end,
+                    p_locked_until)
+    end
+$$;
+
+--
 -- Name: _make_history_partitions(timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -1700,14 +1720,15 @@ begin
                                          where h.status = 'processing' and h.locked_by = j.locked_by) <= 1 as blamed
               from jq.jobs j
              where j.id = any(p_ids) and j.status = 'processing') o;
+    update jq.jobs j
+       set last_error = l.error,
+           attempt_log = jq._attempt_log_append(j.attempt_log, j.attempts, p_now, j.locked_by, l.error)
+      from (select j2.id, jq._lost_attempt_error(p_cause, j2.locked_by, j2.attempts, j2.max_attempts,
+                                                 j2.locked_until, j2.id = any(v_spared), j2.id = any(v_dead)) as error
+              from jq.jobs j2
+             where j2.id = any(p_ids) and j2.status = 'processing') l
+     where j.id = l.id and j.status = 'processing';
     if v_dead is not null then
-        update jq.jobs
-           set last_error = case when p_cause = 'worker gone'
-                                 then format('worker gone: worker "%s" stopped heartbeating during attempt %s of %s',
-                                             locked_by, attempts, max_attempts)
-                                 else format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
-                                             locked_by, attempts, max_attempts, locked_until) end
-         where id = any(v_dead);
         perform jq._retire(v_dead, 'dead', null, p_now);
     end if;
     if v_cancelled is not null then
@@ -1716,15 +1737,7 @@ begin
     update jq.jobs
        set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
            attempts = case when id = any(v_spared) then greatest(attempts - 1, 0) else attempts end,
-           orphaned = case when id = any(v_spared) then least(orphaned + 1, 1000) else orphaned end,
-           last_error = case
-               when id = any(v_spared)
-               then format('%s: worker "%s" was lost holding other jobs too; attempt %s not counted',
-                           p_cause, locked_by, attempts)
-               when p_cause = 'worker gone'
-               then format('worker gone: worker "%s" stopped heartbeating during attempt %s', locked_by, attempts)
-               else format('lease expired: worker "%s" did not finish attempt %s by %s',
-                           locked_by, attempts, locked_until) end
+           orphaned = case when id = any(v_spared) then least(orphaned + 1, 1000) else orphaned end
      where id = any(p_ids) and status = 'processing';
     return cardinality(p_ids);
 end
@@ -2248,6 +2261,10 @@ begin
        using v_target;
     get diagnostics v_moved = row_count;
     execute format('truncate jq.%I', v_part);
+    update jq.storage_generations g
+       set marks_truncated_at = clock_timestamp(), marks_truncations = g.marks_truncations + 1,
+           marks_moved = g.marks_moved + v_moved
+     where g.generation = p_generation;
     if v_moved > 0 then
         return query select 'marks truncated', v_moved;
     end if;
@@ -3118,7 +3135,7 @@ $$;
 -- Name: FUNCTION jq_job_attempts(p_job_id uuid); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept; a job from before 0.5.0 shows its last_error as its last attempt.';
+COMMENT ON FUNCTION jq.jq_job_attempts(p_job_id uuid) IS 'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept (attempts lost with their worker included, their cause as the error); a job from before 0.5.0 shows its last_error as its last attempt.';
 
 --
 -- Name: jq_job_detail(uuid); Type: FUNCTION; Schema: jq
@@ -4147,7 +4164,7 @@ COMMENT ON FUNCTION jq.jq_status(p_job_id uuid) IS 'Status of one job wherever i
 --
 
 CREATE FUNCTION jq.jq_storage() RETURNS TABLE(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint, bytes bigint, truncated_at timestamp with time zone, truncations bigint, moved bigint)
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
     AS $$
@@ -4158,19 +4175,23 @@ CREATE FUNCTION jq.jq_storage() RETURNS TABLE(generation smallint, partition_nam
                 else 'oldest' end,
            coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0),
            pg_total_relation_size(format('jq.%I', p.part)::regclass),
-           g.truncated_at, coalesce(g.truncations, 0), coalesce(g.moved, 0)
-      from (values (0::smallint, 'jobs_g0'), (1::smallint, 'jobs_g1'), (2::smallint, 'jobs_g2'),
-                   (3::smallint, 'jobs_waiting')) as p(generation, part)
+           case when p.marks then g.marks_truncated_at else g.truncated_at end,
+           coalesce(case when p.marks then g.marks_truncations else g.truncations end, 0),
+           coalesce(case when p.marks then g.marks_moved else g.moved end, 0)
+      from (values (0::smallint, 'jobs_g0', false), (1::smallint, 'jobs_g1', false),
+                   (2::smallint, 'jobs_g2', false), (3::smallint, 'jobs_waiting', false),
+                   (0::smallint, 'queue_waiters_g0', true), (1::smallint, 'queue_waiters_g1', true),
+                   (2::smallint, 'queue_waiters_g2', true)) as p(generation, part, marks)
       left join pg_stat_user_tables s on s.relid = format('jq.%I', p.part)::regclass
       left join jq.storage_generations g on g.generation = p.generation
-     order by p.generation
+     order by p.marks, p.generation
 $$;
 
 --
 -- Name: FUNCTION jq_storage(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage() IS 'The partitions of jq.jobs -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';
+COMMENT ON FUNCTION jq.jq_storage() IS 'The partitions of jq.jobs, then those of jq.queue_waiters -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';
 
 --
 -- Name: jq_storage_rotate(); Type: FUNCTION; Schema: jq
@@ -5292,6 +5313,9 @@ CREATE TABLE jq.storage_generations (
     refused integer DEFAULT 0 NOT NULL,
     live_rows integer,
     live_at timestamp with time zone,
+    marks_truncated_at timestamp with time zone,
+    marks_truncations bigint DEFAULT 0 NOT NULL,
+    marks_moved bigint DEFAULT 0 NOT NULL,
     CONSTRAINT storage_generations_valid CHECK (((generation >= 0) AND (generation <= 2)))
 );
 
@@ -5312,6 +5336,24 @@ COMMENT ON COLUMN jq.storage_generations.live_rows IS 'The live rows of the gene
 --
 
 COMMENT ON COLUMN jq.storage_generations.live_at IS 'When live_rows last changed.';
+
+--
+-- Name: COLUMN storage_generations.marks_truncated_at; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.storage_generations.marks_truncated_at IS 'When jq_storage_rotate last truncated the generation''s partition of jq.queue_waiters.';
+
+--
+-- Name: COLUMN storage_generations.marks_truncations; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.storage_generations.marks_truncations IS 'How many times jq_storage_rotate truncated the generation''s partition of jq.queue_waiters.';
+
+--
+-- Name: COLUMN storage_generations.marks_moved; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.storage_generations.marks_moved IS 'How many marks of jq.queue_waiters jq_storage_rotate moved out of the generation before truncating it.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -6659,6 +6701,13 @@ GRANT ALL ON FUNCTION jq._key_is_free(p_expires_at timestamp with time zone, p_j
 
 REVOKE ALL ON FUNCTION jq._key_room(p_type text, p_key text) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._key_room(p_type text, p_key text) TO jq_admin;
+
+--
+-- Name: FUNCTION _lost_attempt_error(p_cause text, p_worker text, p_attempt integer, p_max_attempts integer, p_locked_until timestamp with time zone, p_spared boolean, p_dead boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._lost_attempt_error(p_cause text, p_worker text, p_attempt integer, p_max_attempts integer, p_locked_until timestamp with time zone, p_spared boolean, p_dead boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._lost_attempt_error(p_cause text, p_worker text, p_attempt integer, p_max_attempts integer, p_locked_until timestamp with time zone, p_spared boolean, p_dead boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _make_history_partitions(p_now timestamp with time zone); Type: ACL; Schema: jq

@@ -35,7 +35,8 @@ from pyjq.http import create_app
 # Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
 pytestmark = pytest.mark.usefixtures("rotate_small_generations")
 
-PARTITIONS = ["jobs_g0", "jobs_g1", "jobs_g2", "jobs_waiting"]
+# jq.jobs' four partitions, then jq.queue_waiters' three (they rotate with them).
+PARTITIONS = ["jobs_g0", "jobs_g1", "jobs_g2", "jobs_waiting"] + [f"queue_waiters_g{g}" for g in range(3)]
 ADMIN_TOKEN, VIEWER_TOKEN, PRODUCER_TOKEN = "storage-admin-0123", "storage-viewer-0123", "storage-producer-0123"
 TOKENS = {ADMIN_TOKEN: "admin", VIEWER_TOKEN: "viewer", PRODUCER_TOKEN: "producer"}
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -101,12 +102,13 @@ def audit_rows(db: psycopg.Connection) -> int:
 # -- the Python API --------------------------------------------------------------------------
 
 
-def test_storage_lists_the_four_partitions_with_one_of_each_role(db: psycopg.Connection) -> None:
+def test_storage_lists_the_partitions_with_one_of_each_role(db: psycopg.Connection) -> None:
     parts = pyjq.storage(db)
     assert [p.partition_name for p in parts] == PARTITIONS
-    assert [p.generation for p in parts] == [0, 1, 2, 3]
-    assert sorted(p.role for p in parts) == ["current", "oldest", "previous", "waiting"]
+    assert [p.generation for p in parts] == [0, 1, 2, 3, 0, 1, 2]
+    assert sorted(p.role for p in parts[:4]) == ["current", "oldest", "previous", "waiting"]
     assert parts[current_slot(db)].role == "current"
+    assert [p.role for p in parts[4:]] == [p.role for p in parts[:3]]  # the marks' roles are their generation's
     assert all(isinstance(p, pyjq.StoragePart) and p.bytes >= 0 and p.truncations == 0 for p in parts)
 
 
@@ -280,7 +282,7 @@ def test_overview_shows_the_storage_panel(client: TestClient, db: psycopg.Connec
     assert [name for name, _ in rows] == PARTITIONS
     cells = {name: re.findall(r"<td[^>]*>(.*?)</td>", body, flags=re.S) for name, body in rows}
     assert [name for name, c in cells.items() if "badge" in c[1]] != []  # the current one, marked
-    assert sum("current" in c[1] for c in cells.values()) == 1
+    assert sum("current" in c[1] for c in cells.values()) == 2  # one generation: its jobs and its marks
     assert "waiting" in cells["jobs_waiting"][1]
     assert cells[PARTITIONS[generation]][5].endswith("ago")  # truncated just now
     assert cells["jobs_waiting"][5] == "never"

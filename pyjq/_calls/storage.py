@@ -24,7 +24,7 @@ class Rotation:
 
 @dataclass(frozen=True, slots=True)
 class StoragePart:
-    """One partition of jq.jobs, as jq_storage() reports it."""
+    """One partition of jq.jobs or of jq.queue_waiters, as jq_storage() reports it."""
 
     generation: int
     partition_name: str

@@ -39,7 +39,8 @@ PART_HEADERS = [
 def storage(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     """The partitions of jq.jobs, one per generation: jobs_g0..g2 take new rows
     in turn (two seconds each; ROLE current, previous, oldest), jobs_waiting
-    holds jobs due beyond settings.waiting_horizon. Live and dead rows are
+    holds jobs due beyond settings.waiting_horizon; then queue_waiters_g0..g2,
+    the waiting workers' marks, which rotate with the jobs' generations. Live and dead rows are
     PostgreSQL's statistics (a moment behind); SIZE MB counts indexes and
     TOAST. Workers rotate every slot, so each generation holds about one
     slot of rows; `pyjq storage rotate` runs one rotation by hand.

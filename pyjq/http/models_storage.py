@@ -13,7 +13,9 @@ __all__ = ["StorageList", "StoragePart", "StorageRotation", "StorageRotationList
 
 class StoragePart(_Response):
     generation: int = Field(description="0, 1, 2: the generations that take new rows in turn; 3: jobs_waiting.")
-    partition_name: str = Field(description="jobs_g0, jobs_g1, jobs_g2 or jobs_waiting (schema jq).")
+    partition_name: str = Field(
+        description="jobs_g0, jobs_g1, jobs_g2 or jobs_waiting; queue_waiters_g0, _g1 or _g2 (schema jq)."
+    )
     role: str = Field(
         description="current (takes new rows now), previous (took them the slot before), oldest (the next to "
         "take them, emptied by the rotation) or waiting."
@@ -46,7 +48,9 @@ class StorageList(_Response):
             }
         }
     )
-    partitions: list[StoragePart] = Field(description="The four partitions of jq.jobs, by generation.")
+    partitions: list[StoragePart] = Field(
+        description="The four partitions of jq.jobs by generation, then the three of jq.queue_waiters."
+    )
 
 
 class StorageRotation(_Response):

@@ -1,6 +1,7 @@
 -- Per-attempt errors: each failed attempt of a job (when, which worker, the
 -- error), not only the last one. jq_fail appends to the job's attempt_log in
--- the UPDATE it runs anyway (no extra statement on the retry path); the list
+-- the UPDATE it runs anyway (no extra statement on the retry path), and
+-- jq._orphan_jobs (workers.sql) each attempt lost with its worker; the list
 -- travels with the job into jq.dead_jobs and jq.job_history.
 
 -- Characters of one attempt's error kept in the log: its head (the
@@ -77,4 +78,4 @@ begin
 end
 $$;
 comment on function jq.jq_job_attempts(uuid) is
-    'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept; a job from before 0.5.0 shows its last_error as its last attempt.';
+    'Failed attempts of a job wherever it is (job_id) -> (attempt, failed_at, worker, error), oldest first, the last 10 kept (attempts lost with their worker included, their cause as the error); a job from before 0.5.0 shows its last_error as its last attempt.';

@@ -361,6 +361,8 @@ $$;
 -- 'marks truncated' (how many moved), 'marks busy' when the lock was not
 -- granted in time (tried again next call), or no row when no mark moved
 -- (too little on disk, only dead versions, or the slot came round meanwhile).
+-- Each truncation is recorded in jq.storage_generations (marks_*), which
+-- jq_storage reports.
 -- p_may_wait false: the lock only if free at once.
 drop function if exists jq._storage_rotate_marks(smallint);  -- unreleased builds'
 drop function if exists jq._storage_rotate_marks(smallint, boolean);
@@ -393,6 +395,10 @@ begin
        using v_target;
     get diagnostics v_moved = row_count;
     execute format('truncate jq.%I', v_part);
+    update jq.storage_generations g
+       set marks_truncated_at = clock_timestamp(), marks_truncations = g.marks_truncations + 1,
+           marks_moved = g.marks_moved + v_moved
+     where g.generation = p_generation;
     if v_moved > 0 then
         return query select 'marks truncated', v_moved;
     end if;
@@ -464,11 +470,14 @@ $$;
 comment on function jq.jq_storage_rotate() is
     'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; small: under settings.rotation_min_bytes, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
+-- The four partitions of jq.jobs first (a reader may index them by
+-- generation), then the three of the waiting workers' marks, which rotate
+-- with them.
 create or replace function jq.jq_storage()
 returns table(generation smallint, partition_name text, role text, live_rows bigint, dead_rows bigint,
               bytes bigint, truncated_at timestamptz, truncations bigint, moved bigint)
 language sql
-stable
+volatile  -- sizes its partitions, so locks them before its snapshot (docs/storage.md)
 security definer
 set search_path = jq, pg_catalog, pg_temp
 set standard_conforming_strings = on
@@ -480,12 +489,16 @@ as $$
                 else 'oldest' end,
            coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0),
            pg_total_relation_size(format('jq.%I', p.part)::regclass),
-           g.truncated_at, coalesce(g.truncations, 0), coalesce(g.moved, 0)
-      from (values (0::smallint, 'jobs_g0'), (1::smallint, 'jobs_g1'), (2::smallint, 'jobs_g2'),
-                   (3::smallint, 'jobs_waiting')) as p(generation, part)
+           case when p.marks then g.marks_truncated_at else g.truncated_at end,
+           coalesce(case when p.marks then g.marks_truncations else g.truncations end, 0),
+           coalesce(case when p.marks then g.marks_moved else g.moved end, 0)
+      from (values (0::smallint, 'jobs_g0', false), (1::smallint, 'jobs_g1', false),
+                   (2::smallint, 'jobs_g2', false), (3::smallint, 'jobs_waiting', false),
+                   (0::smallint, 'queue_waiters_g0', true), (1::smallint, 'queue_waiters_g1', true),
+                   (2::smallint, 'queue_waiters_g2', true)) as p(generation, part, marks)
       left join pg_stat_user_tables s on s.relid = format('jq.%I', p.part)::regclass
       left join jq.storage_generations g on g.generation = p.generation
-     order by p.generation
+     order by p.marks, p.generation
 $$;
 comment on function jq.jq_storage() is
-    'The partitions of jq.jobs -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';
+    'The partitions of jq.jobs, then those of jq.queue_waiters -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';

@@ -26,8 +26,10 @@
 -- blamed when its worker held nothing else (the attempt counts: dead on the
 -- last one, pending otherwise); spared when it held others (the attempt is
 -- given back, orphaned + 1). A job spared ten times is blamed anyway, so no
--- client that ignores isolation can keep a killer going for ever. Returns
--- how many jobs it handled.
+-- client that ignores isolation can keep a killer going for ever. Every lost
+-- attempt, spared or not, joins the job's attempt log (jq_job_attempts) with
+-- its cause as the error: a job that keeps killing its worker shows each
+-- crash. Returns how many jobs it handled.
 create or replace function jq._orphan_jobs(p_ids uuid[], p_now timestamptz, p_cause text)
 returns integer
 language plpgsql
@@ -49,14 +51,15 @@ begin
                                          where h.status = 'processing' and h.locked_by = j.locked_by) <= 1 as blamed
               from jq.jobs j
              where j.id = any(p_ids) and j.status = 'processing') o;
+    update jq.jobs j
+       set last_error = l.error,
+           attempt_log = jq._attempt_log_append(j.attempt_log, j.attempts, p_now, j.locked_by, l.error)
+      from (select j2.id, jq._lost_attempt_error(p_cause, j2.locked_by, j2.attempts, j2.max_attempts,
+                                                 j2.locked_until, j2.id = any(v_spared), j2.id = any(v_dead)) as error
+              from jq.jobs j2
+             where j2.id = any(p_ids) and j2.status = 'processing') l
+     where j.id = l.id and j.status = 'processing';
     if v_dead is not null then
-        update jq.jobs
-           set last_error = case when p_cause = 'worker gone'
-                                 then format('worker gone: worker "%s" stopped heartbeating during attempt %s of %s',
-                                             locked_by, attempts, max_attempts)
-                                 else format('lease expired: worker "%s" did not finish attempt %s of %s by %s',
-                                             locked_by, attempts, max_attempts, locked_until) end
-         where id = any(v_dead);
         perform jq._retire(v_dead, 'dead', null, p_now);
     end if;
     if v_cancelled is not null then
@@ -65,18 +68,33 @@ begin
     update jq.jobs
        set status = 'pending', locked_by = null, locked_until = null, deferred = run_at > p_now,
            attempts = case when id = any(v_spared) then greatest(attempts - 1, 0) else attempts end,
-           orphaned = case when id = any(v_spared) then least(orphaned + 1, 1000) else orphaned end,
-           last_error = case
-               when id = any(v_spared)
-               then format('%s: worker "%s" was lost holding other jobs too; attempt %s not counted',
-                           p_cause, locked_by, attempts)
-               when p_cause = 'worker gone'
-               then format('worker gone: worker "%s" stopped heartbeating during attempt %s', locked_by, attempts)
-               else format('lease expired: worker "%s" did not finish attempt %s by %s',
-                           locked_by, attempts, locked_until) end
+           orphaned = case when id = any(v_spared) then least(orphaned + 1, 1000) else orphaned end
      where id = any(p_ids) and status = 'processing';
     return cardinality(p_ids);
 end
+$$;
+
+-- Why an attempt was lost (jq._orphan_jobs): its job's last_error and its
+-- entry in the attempt log. Stable: the lease's end is written in the
+-- session's TimeZone.
+create or replace function jq._lost_attempt_error(
+    p_cause text, p_worker text, p_attempt integer, p_max_attempts integer, p_locked_until timestamptz,
+    p_spared boolean, p_dead boolean)
+returns text
+language sql
+stable
+as $$
+    select case
+        when p_spared
+        then format('%s: worker "%s" was lost holding other jobs too; attempt %s not counted',
+                    p_cause, p_worker, p_attempt)
+        when p_cause = 'worker gone'
+        then format('worker gone: worker "%s" stopped heartbeating during attempt %s%s',
+                    p_worker, p_attempt, case when p_dead then format(' of %s', p_max_attempts) else '' end)
+        else format('lease expired: worker "%s" did not finish attempt %s%s by %s',
+                    p_worker, p_attempt, case when p_dead then format(' of %s', p_max_attempts) else '' end,
+                    p_locked_until)
+    end
 $$;
 
 -- Declares gone the registered workers silent for settings.worker_gone_after

@@ -17,6 +17,10 @@
 --                         call moves is emptied only once they have stood
 --                         still for 10 s; one the claims are taking is left to
 --                         them rather than moved 500 rows a call.
+--     marks_truncated_at, marks_truncations, marks_moved
+--                         the same record for the generation's partition
+--                         of jq.queue_waiters, which jq_storage reports
+--                         beside the jobs' partitions.
 do $migration$
 begin
 if not jq._migration_pending(15) then
@@ -31,11 +35,20 @@ comment on column jq.settings.rotation_min_bytes is
 
 alter table jq.storage_generations
     add column live_rows integer,
-    add column live_at timestamptz;
+    add column live_at timestamptz,
+    add column marks_truncated_at timestamptz,
+    add column marks_truncations bigint not null default 0,
+    add column marks_moved bigint not null default 0;
 comment on column jq.storage_generations.live_rows is
     'The live rows of the generation when jq_storage_rotate last saw them change (counted up to ten times settings.rotation_move_limit plus one); -1 while it empties the generation; null once truncated.';
 comment on column jq.storage_generations.live_at is
     'When live_rows last changed.';
+comment on column jq.storage_generations.marks_truncated_at is
+    'When jq_storage_rotate last truncated the generation''s partition of jq.queue_waiters.';
+comment on column jq.storage_generations.marks_truncations is
+    'How many times jq_storage_rotate truncated the generation''s partition of jq.queue_waiters.';
+comment on column jq.storage_generations.marks_moved is
+    'How many marks of jq.queue_waiters jq_storage_rotate moved out of the generation before truncating it.';
 
 insert into jq.migrations (version, release, name) values (15, '0.6.0', 'rotation_thresholds');
 end

@@ -26,7 +26,10 @@ def add_storage_routes(router: APIRouter, db: Database, admin: TokenCheck, viewe
         summary="The partitions of jq.jobs",
         response_model=None,
         responses={
-            200: {"model": StorageList, "description": "The four partitions, by generation (jq_storage)."},
+            200: {
+                "model": StorageList,
+                "description": "The partitions of jq.jobs, then jq.queue_waiters' (jq_storage).",
+            },
             **error_responses(),
         },
     )

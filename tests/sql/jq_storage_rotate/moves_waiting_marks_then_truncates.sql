@@ -2,13 +2,14 @@
 -- jq_storage_rotate empties a generation (here its jobs partition is empty
 -- on disk, so only the marks move), the generation's marks move into the
 -- current one with worker, backend and since kept, its partition is
--- TRUNCATEd and the call reports it in a row of its own; an insert of a
+-- TRUNCATEd and the call reports it in a row of its own (and jq_storage, as
+-- that partition's truncation); an insert of a
 -- ready job then still notifies the moved mark and uses it up. pg_notify is
 -- shadowed by a recorder, as in tests/sql/notify; everything rolls back.
 -- (settings.rotation_min_bytes 0: three marks are far under a quarter of its
 -- default, which keeps them: keeps_a_small_generation.sql.)
 begin;
-select plan(10);
+select plan(12);
 
 update jq.settings set rotation_min_bytes = 0;
 
@@ -29,6 +30,7 @@ update jq.queue_waiters set backend_pid = 4242 where worker = 'w2';  -- another 
 update jq.queue_waiters set generation = :old, since = since - interval '1 minute';
 create temp table before as select queue, worker, backend_pid, since from jq.queue_waiters;
 select pg_relation_size(:'old_part') as size_before \gset
+select marks_truncations as truncations_before from jq.storage_generations where generation = :old \gset
 
 select is((select count(*)::int from jq.queue_waiters where generation = :old), 3,
           'three marks sit in the oldest generation');
@@ -46,6 +48,13 @@ select is(pg_relation_size(:'old_part'), 0::bigint, 'the marks partition has no 
 select cmp_ok(:size_before::bigint, '>', 0::bigint, 'where it had some before');
 select is_empty(format('select 1 from rotated where generation = %s and outcome like %L', (:old + 1) % 3, 'marks%'),
                 'a generation without marks gets no marks row');
+select results_eq(format($$select truncations, moved, truncated_at is not null from jq.jq_storage()
+                           where partition_name = 'queue_waiters_g%s'$$, :old),
+                  format('values (%s::bigint, 3::bigint, true)', :truncations_before + 1),
+                  'jq_storage reports the marks partition''s truncation and the marks moved');
+select is((select truncations from jq.jq_storage() where partition_name = format('jobs_g%s', :old)),
+          (select truncations from jq.storage_generations where generation = :old),
+          'apart from the jobs partition''s own record');
 
 select e.job_id as ready from jq.jq_enqueue('t', '{}', 'mk_q') e \gset
 select results_eq($$select channel, payload from jq_test.sent$$, $$values ('jq_mk_q', '')$$,
