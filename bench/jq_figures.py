@@ -360,17 +360,34 @@ select (select sum(pg_relation_size(relid))::bigint from parts) as heap_bytes,
 """
 
 
+_PARTITION_BYTES = """
+select p.relid::regclass::text, pg_relation_size(p.relid) + pg_indexes_size(p.relid)
+  from pg_partition_tree('jq.jobs') p where p.isleaf order by 1
+"""
+
+
 def _table_state(conn: psycopg.Connection) -> dict[str, Any]:
     cur = conn.execute(_TABLE_STATE)
     row = dict(zip([d.name for d in cur.description], cur.fetchone(), strict=True))
     row["bytes_per_live_row"] = rnd((row["heap_bytes"] + row["index_bytes"]) / max(1, row["live_rows"]), 0)
+    row["partition_bytes"] = dict(conn.execute(_PARTITION_BYTES).fetchall()) or None  # 0.6.0 on
     return {k: (float(v) if hasattr(v, "as_tuple") else v) for k, v in row.items()}
+
+
+def _table_bytes(conn: psycopg.Connection) -> int:
+    return conn.execute(
+        """select sum(pg_relation_size(p.relid) + pg_indexes_size(p.relid))::bigint
+             from (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf
+                   union all select 'jq.jobs'::regclass
+                    where not exists (select 1 from pg_partition_tree('jq.jobs'))) p"""
+    ).fetchone()[0]
 
 
 def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int) -> dict[str, Any]:
     """jq_claim(limit) in a transaction that is rolled back, `samples` times: the
     claim statement's latency as a client sees it; plus the plan of its claiming
     query, with buffers (auto_explain, nested statements, sent as a NOTICE)."""
+    autovacuums = _autovacuum_workers(conn)
     times = []
     for _ in range(samples):
         conn.execute("begin")
@@ -378,6 +395,7 @@ def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int)
         conn.execute("select count(*) from jq.jq_claim(%s, 'bloat-probe', %s)", [queue, limit]).fetchone()
         times.append((time.perf_counter() - t) * 1000)
         conn.execute("rollback")
+    autovacuums = max(autovacuums, _autovacuum_workers(conn))
     plans: list[str] = []
 
     def keep(diag) -> None:
@@ -422,8 +440,14 @@ def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int)
         "p95_ms": rnd(sorted(times)[int(0.95 * (len(times) - 1))], 3),
         "buffers": buffers(outer[-1]) if outer else None,
         "find_buffers": sum(find) if find else None,
+        "autovacuum_workers": autovacuums,
         "plan": "\n\n".join(inner) or None,
     }
+
+
+def _autovacuum_workers(conn: psycopg.Connection) -> int:
+    """Autovacuum workers running now, on any table: CPU the probe shares on a small machine."""
+    return conn.execute("select count(*) from pg_stat_activity where backend_type = 'autovacuum worker'").fetchone()[0]
 
 
 def bloat(
@@ -453,10 +477,6 @@ def bloat(
         conn.execute(enq, [json.dumps([{"type": "noop", "queue": queue, "payload": {"n": i}} for i in range(backlog)])])
         conn.execute("vacuum (analyze) jq.jobs")
         conn.execute("select pg_stat_force_next_flush()")
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        start_state = _table_state(conn)
-        start_probe = _claim_probe(conn, queue, probe_samples, probe_limit)
-
     produced = [backlog]
     consumed = [0] * consumers
     claim_ms: list[list[tuple[int, float]]] = [[] for _ in range(consumers)]
@@ -560,10 +580,15 @@ def bloat(
                 samples_taken[0] += 1
 
     done = threading.Event()
-    mon = threading.Thread(target=monitor, daemon=True)
-    mon.start()
+    # Both probes run with the rotation going, as it always is beside pyjq workers: its locks and
+    # truncations (plans made again after each) weigh on the end probe, so they weigh on the fresh one.
     rot = threading.Thread(target=rotator, daemon=True)
     rot.start()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        start_state = _table_state(conn)
+        start_probe = _claim_probe(conn, queue, probe_samples, probe_limit)
+    mon = threading.Thread(target=monitor, daemon=True)
+    mon.start()
     t0 = time.perf_counter()
     deadline = t0 + max_seconds if max_seconds else None
     prod = threading.Thread(target=producer, daemon=True)
@@ -585,8 +610,16 @@ def bloat(
     with psycopg.connect(dsn, autocommit=True) as conn:
         end_state = _table_state(conn)
         end_probe = _claim_probe(conn, queue, probe_samples, probe_limit)
-        # Settled: two slot boundaries later, the rotation having run as a worker's does after a flood.
-        time.sleep(4.0 - time.time() % 2.0 + 0.6)
+        # Settled: the rotation goes on as a worker's does after a flood; how long until jq.jobs is back
+        # within 2x its fresh size (every 0.5 s, 30 s at most), and its state then (or at 30 s).
+        fresh_bytes = start_state["heap_bytes"] + start_state["index_bytes"]
+        t_end = time.perf_counter()
+        settled_after: float | None = None
+        while time.perf_counter() - t_end < 30.0:
+            if _table_bytes(conn) <= 2 * fresh_bytes:
+                settled_after = time.perf_counter() - t_end
+                break
+            time.sleep(0.5)
         settled_state = _table_state(conn)
     rotating.set()
     rot.join()
@@ -617,6 +650,8 @@ def bloat(
             "buffers_end": end_probe["buffers"],
             "find_buffers_start": start_probe["find_buffers"],
             "find_buffers_end": end_probe["find_buffers"],
+            "autovacuum_workers_start": start_probe["autovacuum_workers"],
+            "autovacuum_workers_end": end_probe["autovacuum_workers"],
         },
         "claim_1000_ms": {
             "first_tenth_median": rnd(statistics.median(first), 2),
@@ -636,6 +671,7 @@ def bloat(
                 2,
             ),
             "settled": settled_state,
+            "within_2x_fresh_after_s": rnd(settled_after, 1) if settled_after is not None else None,
             "size_ratio_settled": rnd(
                 (settled_state["heap_bytes"] + settled_state["index_bytes"])
                 / (start_state["heap_bytes"] + start_state["index_bytes"]),
