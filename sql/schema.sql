@@ -1726,7 +1726,7 @@ begin
       from (select j2.id, jq._lost_attempt_error(p_cause, j2.locked_by, j2.attempts, j2.max_attempts,
                                                  j2.locked_until, j2.id = any(v_spared), j2.id = any(v_dead)) as error
               from jq.jobs j2
-             where j2.id = any(p_ids) and j2.status = 'processing') l
+             where j2.id = any(p_ids) and j2.status = 'processing' and not j2.cancel_requested) l
      where j.id = l.id and j.status = 'processing';
     if v_dead is not null then
         perform jq._retire(v_dead, 'dead', null, p_now);

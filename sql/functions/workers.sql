@@ -29,7 +29,8 @@
 -- client that ignores isolation can keep a killer going for ever. Every lost
 -- attempt, spared or not, joins the job's attempt log (jq_job_attempts) with
 -- its cause as the error: a job that keeps killing its worker shows each
--- crash. Returns how many jobs it handled.
+-- crash. (A cancelled one keeps its log and last error: it ends cancelled,
+-- not failed.) Returns how many jobs it handled.
 create or replace function jq._orphan_jobs(p_ids uuid[], p_now timestamptz, p_cause text)
 returns integer
 language plpgsql
@@ -57,7 +58,7 @@ begin
       from (select j2.id, jq._lost_attempt_error(p_cause, j2.locked_by, j2.attempts, j2.max_attempts,
                                                  j2.locked_until, j2.id = any(v_spared), j2.id = any(v_dead)) as error
               from jq.jobs j2
-             where j2.id = any(p_ids) and j2.status = 'processing') l
+             where j2.id = any(p_ids) and j2.status = 'processing' and not j2.cancel_requested) l
      where j.id = l.id and j.status = 'processing';
     if v_dead is not null then
         perform jq._retire(v_dead, 'dead', null, p_now);
