@@ -53,13 +53,11 @@ begin
               from jq.jobs j
              where j.id = any(p_ids) and j.status = 'processing') o;
     update jq.jobs j
-       set last_error = l.error,
-           attempt_log = jq._attempt_log_append(j.attempt_log, j.attempts, p_now, j.locked_by, l.error)
-      from (select j2.id, jq._lost_attempt_error(p_cause, j2.locked_by, j2.attempts, j2.max_attempts,
-                                                 j2.locked_until, j2.id = any(v_spared), j2.id = any(v_dead)) as error
-              from jq.jobs j2
-             where j2.id = any(p_ids) and j2.status = 'processing' and not j2.cancel_requested) l
-     where j.id = l.id and j.status = 'processing';
+       set (last_error, attempt_log) =
+           (select e.error, jq._attempt_log_append(j.attempt_log, j.attempts, p_now, j.locked_by, e.error)
+              from (select jq._lost_attempt_error(p_cause, j.locked_by, j.attempts, j.max_attempts, j.locked_until,
+                                                  j.id = any(v_spared), j.id = any(v_dead)) as error) e)
+     where j.id = any(p_ids) and j.status = 'processing' and not j.cancel_requested;
     if v_dead is not null then
         perform jq._retire(v_dead, 'dead', null, p_now);
     end if;
