@@ -374,13 +374,20 @@ def _table_state(conn: psycopg.Connection) -> dict[str, Any]:
     return {k: (float(v) if hasattr(v, "as_tuple") else v) for k, v in row.items()}
 
 
-def _table_bytes(conn: psycopg.Connection) -> int:
+def _table_bytes_and_dead(conn: psycopg.Connection) -> tuple[int, int]:
+    """jq.jobs' heap and index bytes over its partitions (0.6.0 on) or the plain table, and its dead tuples."""
     return conn.execute(
-        """select sum(pg_relation_size(p.relid) + pg_indexes_size(p.relid))::bigint
+        """select sum(pg_relation_size(p.relid) + pg_indexes_size(p.relid))::bigint,
+                  coalesce(sum(s.n_dead_tup), 0)::bigint
              from (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf
                    union all select 'jq.jobs'::regclass
-                    where not exists (select 1 from pg_partition_tree('jq.jobs'))) p"""
-    ).fetchone()[0]
+                    where not exists (select 1 from pg_partition_tree('jq.jobs'))) p
+             left join pg_stat_user_tables s on s.relid = p.relid"""
+    ).fetchone()
+
+
+def _table_bytes(conn: psycopg.Connection) -> int:
+    return _table_bytes_and_dead(conn)[0]
 
 
 def _claim_probe(conn: psycopg.Connection, queue: str, samples: int, limit: int) -> dict[str, Any]:
@@ -566,14 +573,7 @@ def bloat(
     def monitor() -> None:  # jq.jobs' size every second: the peak, not only the end
         with psycopg.connect(dsn, autocommit=True) as conn:
             while not done.wait(1.0):
-                b, dead = conn.execute(
-                    """select sum(pg_relation_size(p.relid) + pg_indexes_size(p.relid))::bigint,
-                              coalesce(sum(s.n_dead_tup), 0)::bigint
-                         from (select p.relid from pg_partition_tree('jq.jobs') p where p.isleaf
-                               union all select 'jq.jobs'::regclass
-                                where not exists (select 1 from pg_partition_tree('jq.jobs'))) p
-                         left join pg_stat_user_tables s on s.relid = p.relid"""
-                ).fetchone()
+                b, dead = _table_bytes_and_dead(conn)
                 peak["bytes"] = max(peak["bytes"], b)
                 sizes.append(b)
                 peak["n_dead_tup"] = max(peak["n_dead_tup"], dead or 0)

@@ -2094,6 +2094,16 @@ CREATE FUNCTION jq._storage_holding_a_lock() RETURNS boolean
 $$;
 
 --
+-- Name: _storage_live_by_statistics(regclass); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_live_by_statistics(p_part regclass) RETURNS bigint
+    LANGUAGE sql STABLE
+    AS $$
+    select pg_stat_get_live_tuples(p_part)
+$$;
+
+--
 -- Name: _storage_lock(text, interval); Type: FUNCTION; Schema: jq
 --
 
@@ -2305,25 +2315,29 @@ declare
     v_live       integer := 10 * p_move_limit + 1;
     v_live_bytes bigint;
     v_fit        boolean;  -- few enough live rows to move, or mostly dead
+    v_counted    boolean := false;
 begin
     if v_heap < p_min_bytes then
         return 'small';
     end if;
-    if pg_stat_get_live_tuples(v_part) < v_over then
+    select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
+    if jq._storage_live_by_statistics(v_part) < v_over or v_noted is distinct from v_over
+       or v_noted_at <= clock_timestamp() - interval '10 s' then
         execute format('select count(*), coalesce(sum(r.bytes), 0)
                           from (select pg_column_size(x.*) as bytes from %s x
                                  where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
                                  limit $1) r', v_part)
            into v_live, v_live_bytes using v_over, p_wait_after;
+        v_counted := true;
     end if;
     if v_live <= least(p_move_limit, 500) then  -- what one call moves (MOVE_BATCH)
         return null;
     end if;
     v_fit := v_live <= p_move_limit or (v_live < v_over and v_heap > greatest(3 * v_live_bytes, 1048576));
-    select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
     if v_noted = -1 and v_fit then  -- being emptied: go on
         return null;
-    elsif v_noted is distinct from v_live then  -- first seen, or changed since
+    elsif v_noted is distinct from v_live or (v_counted and v_live = v_over) then
+        -- first seen, changed since, or counted over the limit again (believed for 10 s more)
         update jq.storage_generations g set live_rows = v_live, live_at = clock_timestamp()
          where g.generation = p_generation;
         return 'draining';
@@ -6839,6 +6853,13 @@ GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_a
 
 REVOKE ALL ON FUNCTION jq._storage_holding_a_lock() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_holding_a_lock() TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_live_by_statistics(p_part regclass); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_live_by_statistics(p_part regclass) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_live_by_statistics(p_part regclass) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_lock(p_part text, p_wait interval); Type: ACL; Schema: jq
