@@ -542,18 +542,38 @@ def bloat(
 
     def rotator() -> None:
         """What every pyjq worker does (0.6.0 on, pyjq/worker/storage.py, its constants): jq_storage_rotate
-        50 ms after each 2 s slot boundary, again 0.1 s later (12 times at most) while a generation is left
-        half moved, and 0.5 s later (twice at most) while one is left busy."""
+        50 ms after each 2 s slot boundary, or after jq_storage_turn (asked every 0.25 s) ended the slot
+        early, again 0.1 s later (12 times at most) while a generation is left half moved, and 0.5 s later
+        (twice at most) while one is left busy."""
         with psycopg.connect(dsn, autocommit=True) as conn:
             if not conn.execute("select to_regprocedure('jq.jq_storage_rotate()') is not null").fetchone()[0]:
                 return
-            while not rotating.wait(2.0 - time.time() % 2.0 + 0.05):
+            turning = conn.execute("select to_regprocedure('jq.jq_storage_turn()') is not null").fetchone()[0]
+
+            draining = [False]  # the last call left a generation to the claims: look again at the next check
+
+            def until_slot_ends() -> bool:
+                """False once stopped."""
+                while True:
+                    left = 2.0 - time.time() % 2.0 + worker_storage.AFTER_BOUNDARY
+                    if not turning or left <= worker_storage.TURN_CHECK + worker_storage.AFTER_BOUNDARY:
+                        return not rotating.wait(left)
+                    if rotating.wait(worker_storage.TURN_CHECK):
+                        return False
+                    if conn.execute("select jq.jq_storage_turn()").fetchone()[0]:
+                        rotations["turned"] += 1
+                        return not rotating.wait(worker_storage.AFTER_BOUNDARY)
+                    if draining[0]:
+                        return True
+
+            while until_slot_ends():
                 moving_left, busy_left = worker_storage.MOVING_RETRIES_PER_SLOT, worker_storage.RETRIES_PER_SLOT
                 while True:
                     t = time.perf_counter()
                     outcomes = [o for _g, o, _m in conn.execute("select * from jq.jq_storage_rotate()").fetchall()]
                     rotation_ms.append((time.perf_counter() - t) * 1000)
                     rotations.update(outcomes)
+                    draining[0] = "draining" in outcomes
                     left = 2.0 - time.time() % 2.0
                     if "moving" in outcomes and moving_left and left > worker_storage.MOVING_RETRY_AFTER:
                         moving_left -= 1

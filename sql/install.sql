@@ -38,6 +38,7 @@ begin;
 \ir migrations/0013_job_generations.sql
 \ir migrations/0014_waiter_generations.sql
 \ir migrations/0015_rotation_thresholds.sql
+\ir migrations/0016_slot_turns.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -55,6 +56,7 @@ begin;
 \ir functions/attempts.sql
 \ir functions/maintenance.sql
 \ir functions/storage.sql
+\ir functions/storage_turn.sql
 \ir functions/schedules.sql
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql

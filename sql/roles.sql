@@ -3,7 +3,7 @@
 --   jq_producer  enqueue, status, cancel, limits
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
---                worker_deregister), maintain, storage_rotate, storage, stats, unhandled_types, and firing schedules (schedules_due,
+--                worker_deregister), maintain, storage_rotate, storage_turn, storage, stats, unhandled_types, and firing schedules (schedules_due,
 --                schedules_fire: the scheduler runs inside every worker), limits
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
@@ -62,6 +62,7 @@ grant execute on function
     jq.jq_limits(),
     jq.jq_unhandled_types(),
     jq.jq_storage_rotate(),
+    jq.jq_storage_turn(),
     jq.jq_storage()
 to jq_worker;
 -- A worker's handler may read its job's earlier attempts; producers see only last_error (jq_status).

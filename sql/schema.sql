@@ -2034,6 +2034,16 @@ CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone
 $$;
 
 --
+-- Name: _storage_current(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_current() RETURNS smallint
+    LANGUAGE sql
+    AS $$
+    select jq._storage_generation(clock_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass))
+$$;
+
+--
 -- Name: _storage_empty(text, smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
 --
 
@@ -2080,6 +2090,17 @@ begin
     end if;
 end
 $_$;
+
+--
+-- Name: _storage_generation(timestamp with time zone, bigint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_generation(p_at timestamp with time zone, p_turns bigint) RETURNS smallint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    select ((floor(extract(epoch from p_at - timestamptz '1970-01-01 00:00:00+00') / 2)::bigint
+             + coalesce(p_turns, 0)) % 3)::smallint
+$$;
 
 --
 -- Name: _storage_holding_a_lock(); Type: FUNCTION; Schema: jq
@@ -2174,7 +2195,7 @@ begin
          )
          insert into jq.jobs (%1$s, generation)
          select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
-        using p_due_before, p_move_limit, jq._storage_slot(clock_timestamp());
+        using p_due_before, p_move_limit, jq._storage_current();
     get diagnostics v_moved = row_count;
     return v_moved;
 end
@@ -2194,7 +2215,7 @@ declare
     v_truncated boolean;
     v_kept text;
 begin
-    if jq._storage_slot(clock_timestamp()) = p_generation then
+    if jq._storage_current() = p_generation then
         return query select 'current', 0;
         return;
     end if;
@@ -2222,12 +2243,12 @@ begin
         return query select 'busy', 0;
         return;
     end if;
-    if jq._storage_slot(clock_timestamp()) = p_generation then  -- the slot came round while we waited
+    if jq._storage_current() = p_generation then  -- the slot came round while we waited
         return query select 'current', 0;
         return;
     end if;
     select e.moved, e.truncated into v_moved, v_truncated
-      from jq._storage_empty(v_part, jq._storage_slot(clock_timestamp()), p_wait_after, v_batch) e;
+      from jq._storage_empty(v_part, jq._storage_current(), p_wait_after, v_batch) e;
     update jq.storage_generations s
        set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
            truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0,
@@ -2256,7 +2277,7 @@ begin
         return query select 'marks busy', 0;
         return;
     end if;
-    v_target := jq._storage_slot(clock_timestamp());
+    v_target := jq._storage_current();
     if v_target = p_generation then  -- the slot came round while we waited
         return;
     end if;
@@ -2333,7 +2354,8 @@ begin
     if v_live <= least(p_move_limit, 500) then  -- what one call moves (MOVE_BATCH)
         return null;
     end if;
-    v_fit := v_live <= p_move_limit or (v_live < v_over and v_heap > greatest(3 * v_live_bytes, 1048576));
+    v_fit := v_live <= p_move_limit
+             or (v_live < v_over and pg_total_relation_size(v_part) > greatest(2 * v_live_bytes, 1048576));
     if v_noted = -1 and v_fit then  -- being emptied: go on
         return null;
     elsif v_noted is distinct from v_live or (v_counted and v_live = v_over) then
@@ -4182,8 +4204,8 @@ CREATE FUNCTION jq.jq_storage() RETURNS TABLE(generation smallint, partition_nam
     AS $$
     select p.generation, p.part,
            case when p.generation = 3 then 'waiting'
-                when p.generation = jq._storage_slot(clock_timestamp()) then 'current'
-                when p.generation = (jq._storage_slot(clock_timestamp()) + 2) % 3 then 'previous'
+                when p.generation = jq._storage_current() then 'current'
+                when p.generation = (jq._storage_current() + 2) % 3 then 'previous'
                 else 'oldest' end,
            coalesce(s.n_live_tup, 0), coalesce(s.n_dead_tup, 0),
            pg_total_relation_size(format('jq.%I', p.part)::regclass),
@@ -4218,7 +4240,7 @@ CREATE FUNCTION jq.jq_storage_rotate() RETURNS TABLE(generation smallint, outcom
 declare
     v_settings  jq.settings;
     v_now       timestamptz := jq._now();
-    v_slot      smallint := jq._storage_slot(clock_timestamp());
+    v_slot      smallint := jq._storage_current();
     v_moved     integer;
     v_gen       smallint;
     v_outcome   text;
@@ -4275,6 +4297,39 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; small: under settings.rotation_min_bytes, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+
+--
+-- Name: jq_storage_turn(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_storage_turn() RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    AS $$
+declare
+    v_settings jq.settings;
+    v_current  smallint;
+begin
+    select * into v_settings from jq.settings;
+    if v_settings.rotation_turn_bytes = 0 or not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+        return false;
+    end if;
+    v_current := jq._storage_current();
+    if pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) < v_settings.rotation_turn_bytes
+       or pg_relation_size(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass) > v_settings.rotation_min_bytes then
+        return false;
+    end if;
+    perform nextval('jq.storage_slot_turns');
+    return true;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_storage_turn(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_storage_turn() IS 'End the current storage slot early -> true when it did: when the current generation''s heap has reached settings.rotation_turn_bytes and the next generation is empty (at most settings.rotation_min_bytes), new rows go into the next generation from now on, and the full one is truncated by the next jq_storage_rotate (call it 50 ms later). false: not full, the next generation not empty, turning off (rotation_turn_bytes 0), or another session rotating. Call every 0.25 s while jobs flow (pyjq workers do); without it slots last their two seconds.';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -4843,6 +4898,23 @@ CREATE TABLE jq.job_history_default (
 );
 
 --
+-- Name: storage_slot_turns; Type: SEQUENCE; Schema: jq
+--
+
+CREATE SEQUENCE jq.storage_slot_turns
+    START WITH 0
+    INCREMENT BY 1
+    MINVALUE 0
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: SEQUENCE storage_slot_turns; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON SEQUENCE jq.storage_slot_turns IS 'How many slots jq_storage_turn ended early: added to the slot number of jq._storage_generation, the default of jq.jobs.generation.';
+
+--
 -- Name: jobs; Type: TABLE; Schema: jq
 --
 
@@ -4868,7 +4940,7 @@ CREATE TABLE jq.jobs (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -4928,7 +5000,7 @@ CREATE TABLE jq.jobs_g0 (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -4970,7 +5042,7 @@ CREATE TABLE jq.jobs_g1 (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5012,7 +5084,7 @@ CREATE TABLE jq.jobs_g2 (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5054,7 +5126,7 @@ CREATE TABLE jq.jobs_waiting (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5157,7 +5229,7 @@ CREATE TABLE jq.queue_waiters (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
 )
 PARTITION BY LIST (generation);
 
@@ -5182,7 +5254,7 @@ CREATE TABLE jq.queue_waiters_g0 (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
 );
 
 --
@@ -5194,7 +5266,7 @@ CREATE TABLE jq.queue_waiters_g1 (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
 );
 
 --
@@ -5206,7 +5278,7 @@ CREATE TABLE jq.queue_waiters_g2 (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_slot(statement_timestamp()) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
 );
 
 --
@@ -5284,6 +5356,7 @@ CREATE TABLE jq.settings (
     waiting_horizon interval DEFAULT '00:05:00'::interval NOT NULL,
     rotation_move_limit integer DEFAULT 2000 NOT NULL,
     rotation_min_bytes integer DEFAULT 262144 NOT NULL,
+    rotation_turn_bytes integer DEFAULT 2097152 NOT NULL,
     CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
     CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
@@ -5296,6 +5369,7 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
     CONSTRAINT settings_rotation_min_bytes_range CHECK (((rotation_min_bytes >= 0) AND (rotation_min_bytes <= 1073741824))),
     CONSTRAINT settings_rotation_move_limit_range CHECK (((rotation_move_limit >= 10) AND (rotation_move_limit <= 100000))),
+    CONSTRAINT settings_rotation_turn_bytes_range CHECK (((rotation_turn_bytes >= 0) AND (rotation_turn_bytes <= 1073741824))),
     CONSTRAINT settings_singleton CHECK (singleton),
     CONSTRAINT settings_waiting_horizon_range CHECK (((waiting_horizon >= '00:00:10'::interval) AND (waiting_horizon <= '1 day'::interval))),
     CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
@@ -5312,6 +5386,12 @@ COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, histor
 --
 
 COMMENT ON COLUMN jq.settings.rotation_min_bytes IS 'jq_storage_rotate keeps a generation whose heap is smaller than this many bytes (outcome small), and its jq.queue_waiters marks below a quarter of it, instead of truncating them; 0: truncate every generation.';
+
+--
+-- Name: COLUMN settings.rotation_turn_bytes; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_turn_bytes IS 'jq_storage_turn ends the current slot early once its generation''s heap has this many bytes and the next generation is empty; 0: never.';
 
 --
 -- Name: storage_generations; Type: TABLE; Schema: jq
@@ -6841,11 +6921,25 @@ REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with ti
 GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _storage_current(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_current() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_current() TO jq_admin;
+
+--
 -- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_generation(p_at timestamp with time zone, p_turns bigint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_generation(p_at timestamp with time zone, p_turns bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_generation(p_at timestamp with time zone, p_turns bigint) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_holding_a_lock(); Type: ACL; Schema: jq
@@ -7251,6 +7345,14 @@ GRANT ALL ON FUNCTION jq.jq_storage() TO jq_admin;
 REVOKE ALL ON FUNCTION jq.jq_storage_rotate() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_storage_rotate() TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_storage_rotate() TO jq_admin;
+
+--
+-- Name: FUNCTION jq_storage_turn(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_storage_turn() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_storage_turn() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_storage_turn() TO jq_admin;
 
 --
 -- Name: FUNCTION jq_tenant_policies(); Type: ACL; Schema: jq

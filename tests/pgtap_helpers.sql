@@ -149,7 +149,7 @@ $$;
 update jq.settings set allow_test_clock = true;  -- the suite moves the clock (jq_test.set_now)
 
 -- Sleeps until just after the next two-second storage slot boundary
--- (jq._storage_slot) and returns the generation now current, so a test of
+-- (jq._storage_current) and returns the generation now current, so a test of
 -- jq_storage_rotate has most of a slot before the current generation changes.
 create or replace function jq_test.at_slot_start()
 returns smallint
@@ -157,7 +157,7 @@ language plpgsql
 as $$
 begin
     perform pg_sleep(2 - mod(extract(epoch from clock_timestamp())::numeric, 2) + 0.05);
-    return jq._storage_slot(clock_timestamp());
+    return jq._storage_current();
 end
 $$;
 

@@ -353,6 +353,9 @@ def assert_moved_alive_and_run_as_often_as_meant(tally: Tally, starts: Counter[U
 
 def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
     db.execute("update jq.settings set waiting_horizon = interval '10 seconds'")  # its minimum
+    # Slots ended early by the worker (jq_storage_turn) too, once a generation holds 64 kB of heap.
+    db.execute("update jq.settings set rotation_turn_bytes = 65536")
+    turns_before = slot_turns(db)
     db.execute("create table orders (id bigserial primary key, note text not null)")
     began = server_now(db)
     tally = Tally()
@@ -382,6 +385,7 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
     assert all((marks[g][0] or began) > began and marks[g][1] >= 2 for g in GENERATIONS), marks
     assert sum(moved for _, _, moved in marks.values()) > 0, marks
     assert rotator.outcomes["truncated"] > 0, rotator.outcomes
+    assert slot_turns(db) > turns_before, "the worker ended no slot early"
     assert_moved_alive_and_run_as_often_as_meant(tally, starts, watcher)
     # No lost lease, and nothing else unusual in the worker's own count.
     assert summary.lease_lost == 0 and summary.released == 0
@@ -389,8 +393,16 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
     print(
         f"\nrotation under load: {len(tally.kind)} jobs ({dict(Counter(tally.kind.values()))}),"
         f" {len(tally.rolled_back)} rolled back; per generation (truncations, moved):"
-        f" { {g: marks[g][1:] for g in GENERATIONS} }; the test's rotations: {dict(rotator.outcomes)}"
+        f" { {g: marks[g][1:] for g in GENERATIONS} }; the test's rotations: {dict(rotator.outcomes)};"
+        f" slots ended early: {slot_turns(db) - turns_before}"
     )
+
+
+def slot_turns(conn: psycopg.Connection) -> int:
+    """How many slots jq_storage_turn has ended early (migration 16)."""
+    row = conn.execute("select pg_sequence_last_value('jq.storage_slot_turns')").fetchone()
+    assert row is not None
+    return row[0]
 
 
 # -- 2. a session holding ACCESS SHARE on jq.jobs, as pg_dump does -----------------------------------------
@@ -611,7 +623,7 @@ def rotated_since(conn: psycopg.Connection, since: datetime) -> bool:
 
 
 def current_slot(conn: psycopg.Connection) -> int:
-    row = conn.execute("select jq._storage_slot(clock_timestamp())").fetchone()
+    row = conn.execute("select jq._storage_current()").fetchone()
     assert row is not None
     return row[0]
 
@@ -910,3 +922,34 @@ def test_a_mostly_dead_backlog_is_left_to_the_claims_while_they_work_it_down(db)
     assert noted() == -1, "being emptied"
     assert rotate() == ("moving", 100), "the next call goes on"
     assert db.execute("select count(*) from jq.jobs where generation = %s", [generation]).fetchone()[0] == 300
+
+
+def test_a_backlog_autovacuum_cleaned_is_emptied_for_its_bloated_indexes(db):
+    """Autovacuum frees a generation's dead heap rows but not the index pages they filled: figure f
+    once ended with 2.2 MB of heap and 7 MB of indexes for 10,000 live rows, and a rule that looked
+    at the heap alone kept it for ever. Heap, indexes and TOAST together decide whether it is mostly
+    dead (over twice its live rows' bytes)."""
+    db.execute("update jq.settings set rotation_move_limit = 200")
+    generation = current_slot(db)
+    part = f"jq.jobs_g{generation}"
+    db.execute(
+        "insert into jq.jobs (id, queue, type, run_at, max_attempts, created_at, generation)"
+        " select gen_random_uuid(), 'default', 'report', now(), 5, now(), %s from generate_series(1, 20000)",
+        [generation],
+    )
+    # All but the first 2,000 rows on disk leave, so vacuum gives their pages back (the heap shrinks).
+    db.execute(f"delete from {part} where id not in (select id from {part} order by ctid limit 2000)")
+    db.execute(f"vacuum {part}")
+    sleep_to_mid_slot()
+    assert current_slot(db) != generation
+    heap, total = db.execute("select pg_relation_size(%s), pg_total_relation_size(%s)", [part, part]).fetchone()
+    assert heap < 1 << 20, f"the heap is {heap} bytes: not mostly dead by itself"
+    assert total > 2 << 20, f"heap and indexes {total} bytes for 2,000 live rows"
+
+    def rotate() -> tuple[str, int]:
+        rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+        return rows[generation]
+
+    assert rotate() == ("draining", 0), "2,000 live jobs, first seen: a backlog"
+    count_stood_still(db, generation)
+    assert rotate() == ("moving", 200), "stood still 10 s and mostly dead index entries: emptied"

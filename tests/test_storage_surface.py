@@ -48,7 +48,7 @@ PRODUCER = {"Authorization": f"Bearer {PRODUCER_TOKEN}"}
 
 
 def current_slot(db: psycopg.Connection) -> int:
-    return db.execute("select jq._storage_slot(clock_timestamp())").fetchone()[0]
+    return db.execute("select jq._storage_current()").fetchone()[0]
 
 
 def generation_of(db: psycopg.Connection, job_id: UUID) -> int:

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("rotate_small_generations")
 
 
 def current_slot(conn: psycopg.Connection) -> int:
-    row = conn.execute("select jq._storage_slot(clock_timestamp())").fetchone()
+    row = conn.execute("select jq._storage_current()").fetchone()
     assert row is not None
     return row[0]
 
@@ -80,7 +80,7 @@ def test_a_worker_whose_mark_was_moved_is_still_woken_at_once(db, dsn):
             [first] = await eventually(mark, what="the waiting mark")
 
             async def moved() -> bool:  # the test rotates: an idle pyjq worker calls it only every 30 s
-                if first[0] == (await (await conn.execute("select jq._storage_slot(clock_timestamp())")).fetchone())[0]:
+                if first[0] == (await (await conn.execute("select jq._storage_current()")).fetchone())[0]:
                     return False
                 rows = await (await conn.execute("select * from jq.jq_storage_rotate()")).fetchall()
                 return any(g == first[0] and o == "marks truncated" for g, o, _ in rows)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import Many
+from . import Many, Scalar
 
-__all__ = ["STORAGE", "STORAGE_ROTATE", "Rotation", "StoragePart"]
+__all__ = ["STORAGE", "STORAGE_ROTATE", "STORAGE_TURN", "Rotation", "StoragePart"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,4 +38,6 @@ class StoragePart:
 
 
 STORAGE_ROTATE: Many[Rotation] = Many(Rotation, "select * from jq.jq_storage_rotate()")
+# True: the current slot ended early, its full generation is truncated by the next rotation.
+STORAGE_TURN: Scalar[bool] = Scalar("select jq.jq_storage_turn()")
 STORAGE: Many[StoragePart] = Many(StoragePart, "select * from jq.jq_storage()")

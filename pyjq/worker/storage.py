@@ -13,6 +13,12 @@ call) calls it only every :data:`IDLE_INTERVAL` seconds: idle workers cost
 next to nothing, and still truncate what busy workers of other languages
 leave behind.
 
+While the worker works, it also asks ``jq_storage_turn`` every
+:data:`TURN_CHECK` seconds whether the current generation is full
+(settings.rotation_turn_bytes): when that ends the slot early, the rotation
+follows :data:`AFTER_BOUNDARY` later, as after a boundary, so a flood's
+generations are truncated by size rather than every two seconds.
+
 A generation that stays ``busy`` (another session holds a lock on it, e.g.
 ``pg_dump`` or a transaction left open after reading jq.jobs) is logged once
 as a WARNING after :data:`BUSY_WARN_AFTER` slots in a row refused it, and once
@@ -23,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from .._calls.storage import STORAGE_ROTATE
+from .._calls.storage import STORAGE_ROTATE, STORAGE_TURN
 from ..errors import NotInstalled
 from .connections import DATABASE_ERRORS, Connections
 from .log import log_db_error, logger
@@ -40,6 +46,7 @@ RETRY_AFTER = 0.5  # seconds from a call that left a generation busy to the next
 RETRIES_PER_SLOT = 2
 MOVING_RETRY_AFTER = 0.1  # ... that left one half moved: claims run in between the short locks
 MOVING_RETRIES_PER_SLOT = 12  # 13 calls of 500 rows: what 3 calls of 2,000 (0.6.0's first build) moved
+TURN_CHECK = 0.25  # seconds between jq_storage_turn calls while working: a full generation's slot ends early
 UNFINISHED = ("busy", "moving", "marks busy")  # outcomes that call again (soon, or the next slot)
 
 
@@ -57,6 +64,9 @@ class StorageRotation:
         self._retries = 0  # calls made since this slot's first because one was busy
         self._moving_retries = 0  # ... because one was half moved
         self._slot_busy: set[int] = set()  # generations some call of this slot left busy
+        self._draining = False  # ... left one to the claims: look again while working (_until_slot_ends)
+        self._turning = True  # False once the database turned out to have no jq_storage_turn
+        self._seen_by_turn: tuple[int, ...] = self._seen  # activity at the last jq_storage_turn check
 
     async def run(self) -> None:
         """Until cancelled, or until the database turns out to have no jq_storage_rotate (jq before 0.6.0):
@@ -67,10 +77,10 @@ class StorageRotation:
             if retry is not None:
                 await asyncio.sleep(retry)
             else:
-                await asyncio.sleep(self._until_next_boundary())
-                self._new_slot()
-                if not self._due():
-                    continue
+                if await self._until_slot_ends():
+                    self._new_slot()
+                    if not self._due():
+                        continue
             try:
                 ok = await self._rotate()
             except NotInstalled:
@@ -92,6 +102,45 @@ class StorageRotation:
             self._retries += 1
             return RETRY_AFTER
         return None
+
+    async def _until_slot_ends(self) -> bool:
+        """Until just after the next slot boundary, or just after this worker ended the slot early (True: a
+        new slot), or until a generation the last call left draining is worth another look (False). While
+        it works, every TURN_CHECK seconds, it asks jq_storage_turn whether the current generation is
+        full, and when not, looks again at a draining generation: the claims empty a flood's backlog
+        within a second or so, and one left for the next boundary keeps its dead rows that much longer."""
+        while True:
+            left = self._until_next_boundary()
+            if left <= TURN_CHECK + AFTER_BOUNDARY or not self._turning:
+                await asyncio.sleep(left)
+                return True
+            await asyncio.sleep(TURN_CHECK)
+            seen = self._activity()
+            working, self._seen_by_turn = seen != self._seen_by_turn or seen[-1] > 0, seen
+            if not working:
+                continue
+            if await self._turn():
+                await asyncio.sleep(AFTER_BOUNDARY)
+                return True
+            if self._draining:
+                return False
+
+    async def _turn(self) -> bool:
+        self._state.stats["storage_turn"] += 1
+        self._state.stats["round_trips"] += 1
+        try:
+            async with self._connections.connection() as conn:
+                turned = bool(await STORAGE_TURN.run_async(conn))
+        except NotInstalled:
+            logger.info("worker %s: the database has no jq_storage_turn (an earlier build): 2 s slots", self._name)
+            self._turning = False
+            return False
+        except DATABASE_ERRORS as exc:
+            log_db_error(self._name, "jq_storage_turn", exc)
+            return False
+        if turned:
+            self._state.stats["storage_turns"] += 1
+        return turned
 
     def _new_slot(self) -> None:
         """At a boundary: count the generations the last slot's calls left busy (and none truncated since)."""
@@ -148,6 +197,7 @@ class StorageRotation:
         # Call again (soon, then at the next slot) while a generation is refused or half moved, until each is done.
         self._unfinished = bool(self._busy) or bool(self._slot_busy) or any(row.outcome in UNFINISHED for row in rows)
         self._moving = any(row.outcome == "moving" for row in rows)
+        self._draining = any(row.outcome == "draining" for row in rows)
         logger.debug("worker %s: jq_storage_rotate: %s", self._name, rows)
         return True
 

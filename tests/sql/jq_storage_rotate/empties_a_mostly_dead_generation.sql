@@ -2,7 +2,8 @@
 -- once its count has stood still for 10 s (jq.storage_generations.live_rows
 -- and live_at: the count when it last changed, and when): then when it holds
 -- more than settings.rotation_move_limit live rows too, if it is mostly dead
--- row versions (over 1 MB of heap, over three times its live rows' bytes).
+-- row versions (over 1 MB of heap, indexes and TOAST, over twice its live
+-- rows' bytes).
 -- While the count changes (the claims are taking its jobs) it is left to them
 -- ('draining'). Emptied, the limit of them moves per call ('moving', noted as
 -- -1: the next calls go on), and the call that finds it empty truncates it.

@@ -27,6 +27,7 @@ select fn, unnest(roles) from (values
     ('jq_workers',           array['jq_admin']),
     ('jq_unhandled_types',   array['jq_worker', 'jq_admin']),
     ('jq_storage_rotate',    array['jq_worker', 'jq_admin']),
+    ('jq_storage_turn',      array['jq_worker', 'jq_admin']),
     ('jq_storage',           array['jq_worker', 'jq_admin']),
     ('jq_maintain',     array['jq_worker', 'jq_admin']),
     ('jq_stats',        array['jq_worker', 'jq_admin']),
