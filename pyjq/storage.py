@@ -6,8 +6,8 @@
         print(r.generation, r.outcome, r.moved)
 
 jq.jobs is partitioned by generation: jobs_g0, jobs_g1 and jobs_g2 take new
-rows in turn, two seconds each (less when a generation fills: jq_storage_turn), and jobs_waiting holds jobs due later than
-settings.waiting_horizon. ``storage`` lists the four partitions (jq_storage),
+rows in turn, two seconds each (less when a generation fills: jq_storage_turn),
+and jobs_waiting holds jobs due later than settings.waiting_horizon. ``storage`` lists the four partitions (jq_storage),
 then the three of jq.queue_waiters, which rotate with them;
 ``storage_rotate`` empties and truncates the generations that no longer take
 rows (jq_storage_rotate). pyjq workers rotate after every slot boundary, so an
