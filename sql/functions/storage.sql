@@ -2,10 +2,10 @@
 --
 -- Rows go into the generation of the two-second slot they were written in
 -- (jq._storage_generation), or of the next slot once jq_storage_turn has
--- ended the current one early because its generation is full. A generation that no longer takes rows is emptied and
--- TRUNCATEd: a new, empty file, whatever snapshots other sessions hold, so
--- the dead row versions a long transaction pins last a few seconds instead
--- of its whole length.
+-- ended the current one early because its generation is full. A generation
+-- that no longer takes rows is emptied and TRUNCATEd: a new, empty file,
+-- whatever snapshots other sessions hold, so the dead row versions a long
+-- transaction pins last a few seconds instead of its whole length.
 --
 -- Safety, the two rules every step keeps:
 --   * rows are moved only while this session holds the partition's ACCESS
@@ -226,10 +226,10 @@ $$;
 --     before, missed a generation autovacuum had cleaned: 2.2 MB of heap for
 --     10,000 live rows, 7 MB of index entries left, never emptied; a
 --     generation of live rows only takes 1.1-1.3 times their bytes.) One the
---     claims are taking
---     is left to them. (Moving the rows the claims were about to take held
---     the lock for 500 rows every 0.15 s while they did: urgent pickups' p99
---     in figure e, 41.9-42.3 ms against 19.3-36.2 ms now.)
+--     claims are taking is left to them. (Moving the rows the claims were
+--     about to take held the lock for 500 rows every 0.15 s while they did:
+--     urgent pickups' p99 in figure e, 41.9-42.3 ms against 19.3-36.2 ms
+--     now.)
 -- The statistics (jq._storage_live_by_statistics) spare the count when they
 -- say the backlog is over ten times the limit, but only while the last count
 -- said so too and is under 10 s old: they drift. A truncation resets a
