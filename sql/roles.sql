@@ -70,6 +70,8 @@ grant execute on function jq.jq_job_attempts(uuid) to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;
 grant select on all tables in schema jq to jq_admin;
+-- How many storage slots jq_storage_turn ended early (read only: nextval needs usage or update).
+grant select on sequence jq.storage_slot_turns to jq_admin;
 -- Every tunable but allow_test_clock, which only the owner may turn on (jq._now()).
 revoke update on jq.settings from jq_admin;
 grant update (idempotency_window, history_retention, history_premake_days, default_max_attempts,

@@ -7481,6 +7481,12 @@ GRANT SELECT ON TABLE jq.job_history TO jq_admin;
 GRANT SELECT ON TABLE jq.job_history_default TO jq_admin;
 
 --
+-- Name: SEQUENCE storage_slot_turns; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON SEQUENCE jq.storage_slot_turns TO jq_admin;
+
+--
 -- Name: TABLE jobs; Type: ACL; Schema: jq
 --
 
