@@ -2311,6 +2311,16 @@ CREATE FUNCTION jq._storage_slot(p_at timestamp with time zone) RETURNS smallint
 $$;
 
 --
+-- Name: _storage_try_rotation_lock(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_try_rotation_lock() RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    select pg_try_advisory_xact_lock(hashtext('jq.storage_rotate'))
+$$;
+
+--
 -- Name: _storage_waits(text, boolean, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -4251,7 +4261,7 @@ begin
               using errcode = '25001',
                     hint = 'Call it outside an explicit transaction: a snapshot older than its lock would miss rows it must move.';
     end if;
-    if not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+    if not jq._storage_try_rotation_lock() then
         return query select null::smallint, 'rotating elsewhere', 0;
         return;
     end if;
@@ -4312,7 +4322,7 @@ declare
     v_current  smallint;
 begin
     select * into v_settings from jq.settings;
-    if v_settings.rotation_turn_bytes = 0 or not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+    if v_settings.rotation_turn_bytes = 0 or not jq._storage_try_rotation_lock() then
         return false;
     end if;
     v_current := jq._storage_current();
@@ -6996,6 +7006,13 @@ GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_byte
 
 REVOKE ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_try_rotation_lock(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_try_rotation_lock() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_try_rotation_lock() TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone); Type: ACL; Schema: jq

@@ -29,6 +29,17 @@ as $$
     select jq._storage_generation(clock_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass))
 $$;
 
+-- The rotation's advisory lock, until this transaction ends, or false when
+-- another session holds it: one session rotates (jq_storage_rotate) or ends
+-- a slot (jq_storage_turn) at a time, the others return at once.
+create or replace function jq._storage_try_rotation_lock()
+returns boolean
+language sql
+volatile
+as $$
+    select pg_try_advisory_xact_lock(hashtext('jq.storage_rotate'))
+$$;
+
 -- Whether another session holds a lock on p_rel that a wait would not see
 -- released soon: held by a transaction left idle, by one that is itself
 -- waiting for a lock, by a prepared transaction, or by one open longer than
@@ -465,7 +476,7 @@ begin
               using errcode = '25001',
                     hint = 'Call it outside an explicit transaction: a snapshot older than its lock would miss rows it must move.';
     end if;
-    if not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+    if not jq._storage_try_rotation_lock() then
         return query select null::smallint, 'rotating elsewhere', 0;
         return;
     end if;

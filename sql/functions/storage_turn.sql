@@ -30,7 +30,7 @@ declare
     v_current  smallint;
 begin
     select * into v_settings from jq.settings;
-    if v_settings.rotation_turn_bytes = 0 or not pg_try_advisory_xact_lock(hashtext('jq.storage_rotate')) then
+    if v_settings.rotation_turn_bytes = 0 or not jq._storage_try_rotation_lock() then
         return false;
     end if;
     v_current := jq._storage_current();
