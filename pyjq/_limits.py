@@ -36,6 +36,9 @@ TIMEZONE_MAX = 64  # longer names are refused as unknown time zones (22023)
 # (jq_retry_dead compares fingerprints, and jq_fail keeps the first 8000 characters).
 ERROR_TEXT_MAX = 10000
 
+# A job's metadata: an object of strings, at most this many bytes as JSON text (over: 54000).
+METADATA_MAX_BYTES = 8192
+
 # Numbers (outside: 22023).
 PRIORITY_MIN, PRIORITY_MAX = -32768, 32767
 MAX_ATTEMPTS_MIN, MAX_ATTEMPTS_MAX = 1, 1000

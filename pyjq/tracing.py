@@ -8,7 +8,10 @@ installed, every call here is a no-op and nothing is imported.
 * Producer: :func:`sending` wraps ``jq_enqueue`` / ``jq_enqueue_many`` in a
   PRODUCER span ``send <queue>`` and writes its W3C trace context into the
   job's metadata (``traceparent``, ``tracestate``: :data:`TRACE_KEYS`). A
-  service in another language may set the same two keys itself.
+  service in another language may set the same two keys itself. The HTTP
+  service's POST /jobs continues the request's own trace context headers
+  (:func:`continuing`; without OpenTelemetry it stores them as they came:
+  :func:`passed_through`).
 * Consumer: :func:`processing` runs one attempt in a CONSUMER span
   ``process <queue>``: a child of the enqueue span on the first attempt; on a
   retry a new trace that links to it (attempts may be hours apart, and each
@@ -25,7 +28,8 @@ sets status ERROR, ``error.type`` and, when it raised, the exception event.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -33,7 +37,18 @@ from uuid import UUID
 if TYPE_CHECKING:
     from .job import Job
 
-__all__ = ["SYSTEM", "TRACE_KEYS", "Attempt", "Sending", "active", "processing", "sending"]
+__all__ = [
+    "SYSTEM",
+    "TRACE_HEADER_MAX",
+    "TRACE_KEYS",
+    "Attempt",
+    "Sending",
+    "active",
+    "continuing",
+    "passed_through",
+    "processing",
+    "sending",
+]
 
 SYSTEM = "jq"  # messaging.system
 TRACE_KEYS = ("traceparent", "tracestate")  # the metadata keys jq itself reads and writes
@@ -157,6 +172,49 @@ class _Send(Sending):
             (queue,) = distinct
             self._span.set_attribute("messaging.destination.name", queue)
             self._span.update_name(f"send {queue}")
+
+
+# The most of a request's trace context header jq stores (W3C: vendors propagate at least 512
+# characters of tracestate; a longer header is left out rather than refused).
+TRACE_HEADER_MAX = 512
+
+
+@contextmanager
+def continuing(headers: Mapping[str, str]) -> Iterator[None]:
+    """Around an enqueue made for a request (the HTTP service's POST /jobs): with
+    OpenTelemetry and no span current (no instrumented server made one), the
+    request's W3C trace context headers are the current context, so the
+    PRODUCER span is the caller's child. Otherwise nothing changes."""
+    otel = _otel()
+    if otel is None or otel.trace.get_current_span().get_span_context().is_valid:
+        yield
+        return
+    token = otel.context.attach(otel.propagator.extract(_trace_headers(headers)))
+    try:
+        yield
+    finally:
+        otel.context.detach(token)
+
+
+def passed_through(metadata: Mapping[str, str] | None, headers: Mapping[str, str]) -> Mapping[str, str] | None:
+    """The metadata to enqueue for a request: without OpenTelemetry, the
+    request's trace context headers as they came, over the metadata's keys of
+    the same names, so that a worker with OpenTelemetry continues the caller's
+    trace. With it, the PRODUCER span writes its own (:func:`sending`), a child
+    of the same headers (:func:`continuing`): either way the request's trace
+    context wins."""
+    if _otel() is not None:
+        return metadata
+    found = _trace_headers(headers)
+    if not found:
+        return metadata
+    if metadata is not None and not isinstance(metadata, Mapping):
+        return metadata  # not headers: jq_enqueue refuses it
+    return dict(metadata or {}) | found
+
+
+def _trace_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k in TRACE_KEYS if (v := headers.get(k)) is not None and 0 < len(v) <= TRACE_HEADER_MAX}
 
 
 def sending(queue: str | None = None) -> Sending:

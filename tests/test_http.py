@@ -42,9 +42,11 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
+from pyjq import _limits as limits
 from pyjq.http import create_app, load_tokens, parse_tokens
 from pyjq.http.auth import Principal, TokenConfigError, TokenStore
 from pyjq.http.errors import from_database
+from pyjq.tracing import TRACE_KEYS
 
 TOKENS = {"producer-token-0123456789": "producer", "admin-token-0123456789": "admin"}
 PRODUCER = {"Authorization": "Bearer producer-token-0123456789"}
@@ -214,6 +216,28 @@ def test_enqueue_concurrency_key(client: TestClient, db: psycopg.Connection):
     assert db.execute("select concurrency_key from jq.jobs where id = %s", [r.json()["jobId"]]).fetchone()[0] is None
 
 
+def test_enqueue_metadata(client: TestClient, db: psycopg.Connection):
+    def stored(job_id: str) -> dict | None:
+        metadata = db.execute("select metadata from jq.jobs where id = %s", [job_id]).fetchone()[0]
+        # An SDK another test configured in this process adds the PRODUCER span's context: not ours to check here.
+        return {k: v for k, v in metadata.items() if k not in TRACE_KEYS} if metadata else metadata
+
+    r = client.post("/jobs", json={"type": "x", "metadata": {"tenant-region": "eu", "k": ""}}, headers=PRODUCER)
+    assert r.status_code == 201, r.text
+    assert stored(r.json()["jobId"]) == {"tenant-region": "eu", "k": ""}
+    r = client.post("/jobs", json={"type": "x", "metadata": None}, headers=PRODUCER)
+    assert r.status_code == 201, r.text
+    assert stored(r.json()["jobId"]) in (None, {})
+    # Over jq_enqueue's 8 KiB: the database's 54000, as an oversized payload; nothing enqueued.
+    before = db.execute("select count(*) from jq.jobs").fetchone()[0]
+    big = {"k": "v" * limits.METADATA_MAX_BYTES}
+    error = assert_error(
+        client.post("/jobs", json={"type": "x", "metadata": big}, headers=PRODUCER), 413, "PAYLOAD_TOO_LARGE"
+    )
+    assert "metadata" in error["message"]
+    assert db.execute("select count(*) from jq.jobs").fetchone()[0] == before
+
+
 @pytest.mark.parametrize(
     "body, field",
     [
@@ -247,6 +271,9 @@ def test_enqueue_concurrency_key(client: TestClient, db: psycopg.Connection):
         ({"type": "x", "runAt": "0001-01-01T00:00:00+05:00"}, "runAt"),  # before year 1 in UTC
         ({"type": "x", "runAt": "9999-12-31T00:00:00Z"}, "runAt"),  # past jq_enqueue's range
         ({"type": "x", "payload": {"n": float("nan")}}, "payload"),
+        ({"type": "x", "metadata": {"attempt": 1}}, "metadata.attempt"),  # values are strings, like headers
+        ({"type": "x", "metadata": ["traceparent"]}, "metadata"),
+        ({"type": "x", "metadata": "k=v"}, "metadata"),
     ],
 )
 def test_enqueue_validation_names_the_field(offline: TestClient, body: dict, field: str):
@@ -282,6 +309,8 @@ def test_enqueue_payload_depth_is_bounded(offline: TestClient):
         ('{"type": "x", "tenant": "\\u0000"}', "tenant"),
         ('{"type": "x", "idempotencyKey": "a\\ud800b"}', "idempotencyKey"),  # unpaired surrogate
         ('{"type": "x", "payload": {"s": "\\udfff"}}', "payload"),
+        ('{"type": "x", "metadata": {"k": "a\\u0000"}}', "metadata"),
+        ('{"type": "x", "metadata": {"k\\u0000": "v"}}', "metadata"),
     ],
 )
 def test_nul_and_invalid_unicode_are_400(offline: TestClient, raw: str, field: str):
@@ -1092,6 +1121,7 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
         "queue",
         "tenant",
         "concurrencyKey",
+        "metadata",
     }
     assert doc["components"]["schemas"]["ErrorBody"]["required"] == ["code", "message", "requestId"]
 

@@ -104,6 +104,16 @@ def test_enqueue_text_lengths(db, argument, maximum):
     boundary(lambda n: enqueue(db, **{argument: "q" * n}), maximum, maximum + 1, "22001")
 
 
+def test_metadata_size(db):
+    # {"k": "vv...v"} as jsonb text is the value and 9 bytes around it.
+    boundary(
+        lambda n: enqueue(db, metadata=Jsonb({"k": "v" * (n - 9)})),
+        limits.METADATA_MAX_BYTES,
+        limits.METADATA_MAX_BYTES + 1,
+        "54000",
+    )
+
+
 def test_worker_name_length(db):
     boundary(lambda n: claim(db, worker="w" * n), limits.WORKER_NAME_MAX, limits.WORKER_NAME_MAX + 1, "22001")
 

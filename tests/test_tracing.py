@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
 from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -25,6 +26,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 
 import pyjq
+from pyjq.http import create_app
 
 TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"  # the W3C spec's example
 
@@ -251,10 +253,61 @@ def test_a_trace_context_set_from_sql_is_continued(db, dsn, spans):
     assert not root.links
 
 
+# -- the HTTP service's POST /jobs ---------------------------------------------------------
+
+HTTP_TOKENS = {"producer-token-0123456789": "producer"}
+PRODUCER = {"Authorization": "Bearer producer-token-0123456789"}
+TRACESTATE = "congo=t61rcWkgMzE"  # the W3C spec's example
+
+
+def remote_parent(exporter: InMemorySpanExporter, span: ReadableSpan) -> str | None:
+    """The span id, in hex, that span descends from outside the recorded spans (the request's), or None."""
+    recorded = {s.context.span_id: s for s in exporter.get_finished_spans()}
+    while span.parent is not None and span.parent.span_id in recorded:
+        span = recorded[span.parent.span_id]
+    return None if span.parent is None else f"{span.parent.span_id:016x}"
+
+
+def post_job(dsn: str, headers: dict[str, str], body: dict) -> str:
+    with TestClient(create_app(dsn, tokens=HTTP_TOKENS)) as client:
+        response = client.post("/jobs", json=body, headers=PRODUCER | headers)
+    assert response.status_code == 201, response.text
+    return response.json()["jobId"]
+
+
+def test_post_jobs_is_a_producer_span_under_the_request_trace_context(db, dsn, spans):
+    job_id = post_job(
+        dsn,
+        {"traceparent": TRACEPARENT, "tracestate": TRACESTATE},
+        {
+            "type": "t",
+            "queue": "mail",
+            "metadata": {"k": "v", "traceparent": "00-" + "1" * 32 + "-" + "2" * 16 + "-01"},
+        },
+    )
+    [send] = named(spans, "send mail")
+    assert send.kind == SpanKind.PRODUCER
+    # In the request's trace, under its span (directly, or under the server's spans when FastAPI makes them).
+    assert f"{send.context.trace_id:032x}" == "0af7651916cd43dd8448eb211c80319c"
+    assert remote_parent(spans, send) == "b7ad6b7169203331"
+    assert send.attributes["messaging.message.id"] == job_id
+    # The request's context wins over the body's traceparent; the caller's other keys stay.
+    assert stored_metadata(db, job_id) == {"k": "v", "traceparent": traceparent_of(send), "tracestate": TRACESTATE}
+
+
+def test_post_jobs_without_trace_headers_starts_a_trace_of_its_own(db, dsn, spans):
+    job_id = post_job(dsn, {}, {"type": "t"})
+    [send] = named(spans, "send default")
+    assert remote_parent(spans, send) is None
+    assert f"{send.context.trace_id:032x}" != "0af7651916cd43dd8448eb211c80319c"
+    assert stored_metadata(db, job_id) == {"traceparent": traceparent_of(send)}
+
+
 # -- without OpenTelemetry ------------------------------------------------------------------
 
-# A finder that makes every opentelemetry module unimportable, as if the extra were not installed.
-_WITHOUT_OTEL = textwrap.dedent(
+# A finder that makes every opentelemetry module unimportable, as if the extra were not installed:
+# the scripts below insert it first thing.
+_NO_OPENTELEMETRY = textwrap.dedent(
     """
     import json, sys
 
@@ -263,7 +316,11 @@ _WITHOUT_OTEL = textwrap.dedent(
             if name.split(".")[0] == "opentelemetry":
                 raise ModuleNotFoundError(f"No module named {name!r}", name=name)
             return None
+    """
+)
 
+_WITHOUT_OTEL = _NO_OPENTELEMETRY + textwrap.dedent(
+    """
     sys.meta_path.insert(0, NoOpenTelemetry())
     import psycopg
     import pyjq
@@ -287,6 +344,69 @@ _WITHOUT_OTEL = textwrap.dedent(
     }))
     """
 )
+
+
+# POST /jobs with the request's trace context headers, in a process with the OpenTelemetry API
+# but no SDK (argv[2] "api"), or the route's two tracing calls around pyjq.enqueue in one without
+# OpenTelemetry at all ("none": FastAPI 0.165 and later import it, older ones do not): the
+# metadata stored.
+_POST_JOBS = _NO_OPENTELEMETRY + textwrap.dedent(
+    """
+    if sys.argv[2] == "none":
+        sys.meta_path.insert(0, NoOpenTelemetry())
+    import psycopg
+    import pyjq
+    from pyjq import tracing
+
+    dsn = sys.argv[1]
+    trace = {"traceparent": sys.argv[3], "tracestate": "congo=t61rcWkgMzE"}
+    other = "00-" + "1" * 32 + "-" + "2" * 16 + "-01"  # a traceparent in the body
+    cases = [
+        ({"type": "t", "metadata": {"k": "v", "traceparent": other}}, trace),
+        ({"type": "t", "metadata": {"k": "v"}}, {}),
+        ({"type": "t"}, {"traceparent": "x" * 513}),
+    ]
+    if sys.argv[2] == "none":
+        posted = []
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for body, headers in cases:
+                with tracing.continuing(headers):
+                    metadata = tracing.passed_through(body.get("metadata"), headers)
+                    posted.append(str(pyjq.enqueue(conn, body["type"], metadata=metadata).job_id))
+    else:
+        from fastapi.testclient import TestClient
+        from pyjq.http import create_app
+
+        auth = {"Authorization": "Bearer producer-token-0123456789"}
+        with TestClient(create_app(dsn, tokens={"producer-token-0123456789": "producer"})) as client:
+            posted = [client.post("/jobs", json=b, headers=auth | h).json()["jobId"] for b, h in cases]
+    with psycopg.connect(dsn) as conn:
+        stored = [conn.execute("select metadata from jq.jobs where id = %s", [i]).fetchone()[0] for i in posted]
+    print(json.dumps({"active": tracing.active(), "stored": stored}))
+    """
+)
+
+
+@pytest.mark.processes
+@pytest.mark.parametrize("otel", ["none", "api"])
+def test_post_jobs_stores_the_request_trace_context_without_an_sdk(dsn, otel):
+    done = subprocess.run(
+        [sys.executable, "-c", _POST_JOBS, dsn, otel, TRACEPARENT],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "active": otel == "api",
+        "stored": [
+            # the request's headers as they came (the API's no-op span carries them), over the body's
+            {"k": "v", "traceparent": TRACEPARENT, "tracestate": "congo=t61rcWkgMzE"},
+            {"k": "v"},  # no headers: the body's metadata as given
+            None,  # a header over 512 characters is left out
+        ],
+    }
 
 
 @pytest.mark.processes

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +31,7 @@ from .._calls import admin, audit, console, expect_row, jobs, operator, policies
 from .._calls import schedules as schedule_calls
 from .._calls import storage as storage_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
+from ..client import enqueue_async
 from ..dead_letters import closest_groups
 
 __all__ = ["Database"]
@@ -105,12 +106,14 @@ class Database:
         idempotency_key: str | None,
         tenant: str | None,
         concurrency_key: str | None = None,
+        metadata: Mapping[str, str] | None = None,
     ) -> jobs.EnqueueResult:
+        """pyjq.enqueue_async: jq_enqueue in a PRODUCER span when OpenTelemetry is installed."""
         async with self._connection() as conn:
-            row = await jobs.ENQUEUE.run_async(
+            return await enqueue_async(
                 conn,
-                type=type,
-                payload=Jsonb(payload),
+                type,
+                payload,
                 queue=queue,
                 priority=priority,
                 run_at=run_at,
@@ -118,9 +121,8 @@ class Database:
                 idempotency_key=idempotency_key,
                 tenant=tenant,
                 concurrency_key=concurrency_key,
-                metadata=None,
+                metadata=metadata,
             )
-        return expect_row(row, "jq_enqueue")
 
     async def status(self, job_id: UUID) -> jobs.JobStatus | None:
         async with self._connection() as conn:

@@ -44,6 +44,7 @@ __all__ = [
     "KeyMaxRunning",
     "Limit",
     "MaxAttempts",
+    "Metadata",
     "NewScheduleName",
     "Payload",
     "PolicyQueue",
@@ -218,6 +219,34 @@ Payload = Annotated[
             "propertyNames": {"pattern": NO_NUL},
             "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
             "example": {"invoiceId": "inv_7731"},
+        }
+    ),
+]
+
+
+def _storable_headers(value: Any) -> Any:
+    # Before the types, as a whole: a NUL in a key is answered as "metadata", not echoed in the field's path.
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _storable_first(key)
+            _storable_first(item)
+    return value
+
+
+# Headers of a job, like a message's (jq_enqueue's rule: an object of strings, at most
+# METADATA_MAX_BYTES as JSON text; the size is the database's to judge).
+Metadata = Annotated[
+    dict[StrictStr, StrictStr],
+    BeforeValidator(_storable_headers),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": f"Headers of the job, strings only (at most {limits.METADATA_MAX_BYTES} bytes as "
+            "JSON text), returned to its handler: jq's own keys are the W3C trace context, traceparent and "
+            "tracestate. Strings and keys hold no NUL (\\u0000).",
+            "propertyNames": {"pattern": NO_NUL},
+            "additionalProperties": {"type": "string", "pattern": NO_NUL},
+            "example": {"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},
         }
     ),
 ]

@@ -29,6 +29,7 @@ from .fields import (
     KeyMaxRunning,
     Limit,
     MaxAttempts,
+    Metadata,
     Payload,
     Priority,
     QueueName,
@@ -147,6 +148,13 @@ class EnqueueRequest(_Request):
         default=None,
         description="Jobs of this type with the same key run at most N at a time "
         "(N = 1 unless set with PUT /key-limits/{type}).",
+    )
+    metadata: Metadata | None = Field(
+        default=None,
+        description="Headers of the job, returned to its handler. Trace context: with OpenTelemetry in the "
+        "service, its PRODUCER span (a child of the request's traceparent) writes traceparent and tracestate; "
+        "without it, the request's traceparent and tracestate headers as they came. Either way a request's "
+        "trace context headers win over these keys.",
     )
 
 

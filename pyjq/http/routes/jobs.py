@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
+from ... import tracing
 from ..auth import Principal
 from ..db import Database
 from ..errors import ApiError
@@ -44,18 +45,20 @@ def add_job_routes(router: APIRouter, db: Database, producer: TokenCheck) -> Non
             **error_responses(400, 413, 422),
         },
     )
-    async def enqueue(body: EnqueueRequest, _: Principal = producer) -> JSONResponse:
-        result = await db.enqueue(
-            type=body.type,
-            payload=body.payload,
-            queue=body.queue,
-            priority=body.priority,
-            run_at=body.run_at,
-            max_attempts=body.max_attempts,
-            idempotency_key=body.idempotency_key,
-            tenant=body.tenant,
-            concurrency_key=body.concurrency_key,
-        )
+    async def enqueue(body: EnqueueRequest, request: Request, _: Principal = producer) -> JSONResponse:
+        with tracing.continuing(request.headers):
+            result = await db.enqueue(
+                type=body.type,
+                payload=body.payload,
+                queue=body.queue,
+                priority=body.priority,
+                run_at=body.run_at,
+                max_attempts=body.max_attempts,
+                idempotency_key=body.idempotency_key,
+                tenant=body.tenant,
+                concurrency_key=body.concurrency_key,
+                metadata=tracing.passed_through(body.metadata, request.headers),
+            )
         if result.duplicate:
             return json_response(DuplicateJob.model_validate(result, from_attributes=True))
         return json_response(EnqueuedJob.model_validate(result, from_attributes=True), 201)
