@@ -37,8 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import re
 import statistics
 import sys
@@ -53,6 +51,7 @@ import psycopg
 
 from common import BENCH, latency_summary, rnd
 from fairness import BATCH, SQL_DIR, enqueue_tenant, parallel_calls, sql_fingerprint
+from standalone import run_standalone
 
 QUEUE = "claim"
 SMALL_TENANTS = [chr(c) for c in range(ord("B"), ord("K") + 1)]
@@ -329,30 +328,8 @@ def main() -> None:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    t0 = time.perf_counter()
     kw = dict(samples=args.samples, many=many, plans_out=Path(args.plans_out), log=log)
-    if args.dsn:
-        import pyjq
-
-        with psycopg.connect(args.dsn, autocommit=True) as conn:
-            pyjq.install(conn, SQL_DIR)
-        result = run(args.dsn, sizes, **kw)
-        server_info = {"dsn": args.dsn}
-    else:
-        from server import BenchServer
-
-        with BenchServer() as server:
-            server.createdb("explain_claim")
-            server.psql("explain_claim", "-f", str(SQL_DIR / "install.sql"))
-            result = run(server.dsn("explain_claim"), sizes, **kw)
-            server_info = {"throwaway": True, "settings": "PostgreSQL defaults (bench/server.py)"}
-    result["meta"] = {
-        "server": server_info,
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-        "total_seconds": rnd(time.perf_counter() - t0, 1),
-    }
-    print(json.dumps(result, indent=2, default=str))
+    run_standalone("explain_claim", args.dsn, SQL_DIR, lambda dsn: run(dsn, sizes, **kw))
 
 
 if __name__ == "__main__":

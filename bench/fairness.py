@@ -45,7 +45,6 @@ import argparse
 import json
 import multiprocessing as mp
 import os
-import platform
 import statistics
 import sys
 import threading
@@ -60,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg
 
 from common import REPO, percentile, rnd
+from standalone import run_standalone
 
 SQL_DIR = Path(os.environ.get("JQ_BENCH_SQL") or REPO / "sql")
 QUEUE = "fair"
@@ -561,42 +561,15 @@ def main() -> None:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    t0 = time.perf_counter()
-    if args.dsn:
-        import pyjq
-
-        with psycopg.connect(args.dsn, autocommit=True) as conn:
-            pyjq.install(conn, SQL_DIR)
-        result = run(
-            args.dsn, backlog, tenant_jobs, claimers=args.claimers, limit=args.limit, measure=args.measure, log=log
-        )
-        server_info = {"dsn": args.dsn}
-    else:
-        from server import BenchServer
-
-        with BenchServer() as server:
-            server.createdb("fairness")
-            server.psql("fairness", "-f", str(SQL_DIR / "install.sql"))
-            result = run(
-                server.dsn("fairness"),
-                backlog,
-                tenant_jobs,
-                claimers=args.claimers,
-                limit=args.limit,
-                measure=args.measure,
-                log=log,
-            )
-            server_info = {"throwaway": True, "settings": "PostgreSQL defaults (bench/server.py)"}
-    result["meta"] = {
-        "server": server_info,
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-        "total_seconds": rnd(time.perf_counter() - t0, 1),
-    }
-    text = json.dumps(result, indent=2, default=str)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+    run_standalone(
+        "fairness",
+        args.dsn,
+        SQL_DIR,
+        lambda dsn: run(
+            dsn, backlog, tenant_jobs, claimers=args.claimers, limit=args.limit, measure=args.measure, log=log
+        ),
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":

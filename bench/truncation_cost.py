@@ -36,9 +36,6 @@ measured in the same run.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import re
 import statistics
 import sys
@@ -54,6 +51,7 @@ import psycopg
 
 from common import rnd
 from fairness import SQL_DIR, sql_fingerprint
+from standalone import run_standalone
 
 ROWS = """insert into {table} (id, queue, type, payload, priority, run_at, status, attempts, max_attempts,
                               created_at, generation)
@@ -322,33 +320,14 @@ def main() -> None:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    t0 = time.perf_counter()
-    if args.dsn:
-        import pyjq
-
-        with psycopg.connect(args.dsn, autocommit=True) as conn:
-            refuse_a_queue_in_use(conn)
-            pyjq.install(conn, SQL_DIR)
-        result = run(args.dsn, args.jobs, args.rounds, log)
-        server_info: dict[str, Any] = {"dsn": args.dsn}
-    else:
-        from server import BenchServer
-
-        with BenchServer() as server:
-            server.createdb("truncation_cost")
-            server.psql("truncation_cost", "-f", str(SQL_DIR / "install.sql"))
-            result = run(server.dsn("truncation_cost"), args.jobs, args.rounds, log)
-            server_info = {"throwaway": True, "settings": "PostgreSQL defaults (bench/server.py)"}
-    result["meta"] = {
-        "server": server_info,
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-        "total_seconds": rnd(time.perf_counter() - t0, 1),
-    }
-    text = json.dumps(result, indent=2, default=str)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+    run_standalone(
+        "truncation_cost",
+        args.dsn,
+        SQL_DIR,
+        lambda dsn: run(dsn, args.jobs, args.rounds, log),
+        check=refuse_a_queue_in_use,
+        out=args.out,
+    )
 
 
 if __name__ == "__main__":
