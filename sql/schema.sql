@@ -2543,6 +2543,7 @@ CREATE FUNCTION jq.jq_audit_log(p_since timestamp with time zone DEFAULT NULL::t
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_not_null(p_limit, 'limit', 'Pass a page size between 1 and 1000 (default 100).');
@@ -2576,6 +2577,7 @@ CREATE FUNCTION jq.jq_cancel(p_job_id uuid) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_status text;
@@ -2610,6 +2612,7 @@ CREATE FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer DEFAULT
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -2757,6 +2760,7 @@ CREATE FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -2783,6 +2787,7 @@ CREATE FUNCTION jq.jq_dead_delete(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now    timestamptz := jq._now();
@@ -2813,6 +2818,7 @@ CREATE FUNCTION jq.jq_dead_discard_group(p_type text, p_error text, p_since time
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_count integer;
@@ -2854,6 +2860,7 @@ CREATE FUNCTION jq.jq_dead_groups(p_since timestamp with time zone DEFAULT NULL:
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_error_filter(p_error);
@@ -2878,6 +2885,7 @@ CREATE FUNCTION jq.jq_dead_requeue(p_filter jsonb DEFAULT NULL::jsonb, p_ids uui
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now    timestamptz := jq._now();
@@ -2904,6 +2912,7 @@ CREATE FUNCTION jq.jq_enqueue(p_type text, p_payload jsonb DEFAULT '{}'::jsonb, 
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -2950,6 +2959,7 @@ CREATE FUNCTION jq.jq_enqueue_many(p_jobs jsonb) RETURNS TABLE(job_id uuid, stat
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -3036,6 +3046,7 @@ CREATE FUNCTION jq.jq_fail(p_job_id uuid, p_worker text, p_error text DEFAULT NU
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -3102,6 +3113,7 @@ CREATE FUNCTION jq.jq_heartbeat(p_job_ids uuid[], p_worker text, p_lease interva
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -3143,6 +3155,7 @@ CREATE FUNCTION jq.jq_job_attempts(p_job_id uuid) RETURNS TABLE(attempt integer,
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_not_null(p_job_id, 'job_id');
@@ -3189,6 +3202,7 @@ CREATE FUNCTION jq.jq_job_detail(p_job_id uuid) RETURNS TABLE(job_id uuid, locat
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select j.id, 'live', j.payload, j.idempotency_key, j.concurrency_key, j.locked_by, j.locked_until
       from jq.jobs j where j.id = p_job_id
@@ -3215,6 +3229,7 @@ CREATE FUNCTION jq.jq_jobs(p_filter jsonb DEFAULT '{}'::jsonb, p_limit integer D
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $_$
 declare
     v_now    timestamptz := jq._now();
@@ -3285,6 +3300,7 @@ CREATE FUNCTION jq.jq_jobs_cancel(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $_$
 declare
     v_now      timestamptz := jq._now();
@@ -3320,6 +3336,7 @@ CREATE FUNCTION jq.jq_jobs_discard(p_filter jsonb DEFAULT NULL::jsonb, p_ids uui
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $_$
 declare
     v_now    timestamptz := jq._now();
@@ -3347,6 +3364,7 @@ CREATE FUNCTION jq.jq_jobs_retry(p_filter jsonb DEFAULT NULL::jsonb, p_ids uuid[
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $_$
 declare
     v_now    timestamptz := jq._now();
@@ -3379,6 +3397,7 @@ CREATE FUNCTION jq.jq_key_limit_delete(p_type text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_found boolean;
@@ -3404,6 +3423,7 @@ CREATE FUNCTION jq.jq_key_limit_set(p_type text, p_max_running integer) RETURNS 
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_text(p_type, 'type', 128);
@@ -3436,6 +3456,7 @@ CREATE FUNCTION jq.jq_limits() RETURNS TABLE(max_payload_bytes integer, max_payl
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select s.max_payload_bytes, s.max_payload_depth, s.max_error_length, s.max_result_bytes from jq.settings s
 $$;
@@ -3454,6 +3475,7 @@ CREATE FUNCTION jq.jq_maintain() RETURNS jsonb
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now     timestamptz := jq._now();
@@ -3549,6 +3571,7 @@ CREATE FUNCTION jq.jq_queue_pause(p_queue text, p_type text DEFAULT NULL::text) 
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_new boolean;
@@ -3578,6 +3601,7 @@ CREATE FUNCTION jq.jq_queue_pauses() RETURNS TABLE(queue text, type text, paused
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select p.queue, p.type, p.paused_at, p.paused_by
       from jq.queue_pauses p
@@ -3598,6 +3622,7 @@ CREATE FUNCTION jq.jq_queue_resume(p_queue text, p_type text DEFAULT NULL::text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_was boolean;
@@ -3629,6 +3654,7 @@ CREATE FUNCTION jq.jq_queue_set_fair(p_queue text, p_fair boolean) RETURNS boole
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_queue(p_queue);
@@ -3655,6 +3681,7 @@ CREATE FUNCTION jq.jq_release(p_job_ids uuid[], p_worker text) RETURNS TABLE(job
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -3704,6 +3731,7 @@ CREATE FUNCTION jq.jq_retry_dead(p_type text DEFAULT NULL::text, p_error text DE
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now    timestamptz := jq._now();
@@ -3759,6 +3787,7 @@ CREATE FUNCTION jq.jq_schedule_delete(p_name text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -3781,6 +3810,7 @@ CREATE FUNCTION jq.jq_schedule_pause(p_name text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -3806,6 +3836,7 @@ CREATE FUNCTION jq.jq_schedule_put(p_name text, p_cron text, p_timezone text, p_
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 #variable_conflict use_column
 declare
@@ -3872,6 +3903,7 @@ CREATE FUNCTION jq.jq_schedule_resume(p_name text) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_schedule_name(p_name);
@@ -3898,6 +3930,7 @@ CREATE FUNCTION jq.jq_schedules(p_name text DEFAULT NULL::text) RETURNS TABLE(na
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select s.name, s.cron, s.timezone, s.type, s.payload, s.queue, s.priority, s.jitter_seconds, s.max_attempts,
            s.missed, not s.enabled, s.next_run_at, s.last_slot_at, s.created_at, s.updated_at
@@ -3920,6 +3953,7 @@ CREATE FUNCTION jq.jq_schedules_due(p_limit integer DEFAULT 1000) RETURNS TABLE(
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now timestamptz := jq._now();
@@ -3960,6 +3994,7 @@ CREATE FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with tim
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_custom_plan'
     AS $$
 declare
@@ -4074,6 +4109,7 @@ CREATE FUNCTION jq.jq_set_waiting(p_queues text[], p_worker text, p_waiting bool
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 begin
@@ -4122,6 +4158,7 @@ CREATE FUNCTION jq.jq_stats() RETURNS TABLE(queue text, ready bigint, scheduled 
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     -- (select jq._now()): evaluated once per statement (an InitPlan); jq._now() itself is not inlined
     -- (its body has a sub-select), and called per row it cost about 1 s per 100,000 jobs.
@@ -4166,6 +4203,7 @@ CREATE FUNCTION jq.jq_status(p_job_id uuid) RETURNS TABLE(job_id uuid, type text
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select found.job_id, found.type, found.queue, found.status, found.attempts, found.max_attempts,
            found.run_at, found.next_attempt_at, found.last_error, found.created_at, found.finished_at,
@@ -4211,6 +4249,7 @@ CREATE FUNCTION jq.jq_storage() RETURNS TABLE(generation smallint, partition_nam
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select p.generation, p.part,
            case when p.generation = 3 then 'waiting'
@@ -4245,6 +4284,7 @@ CREATE FUNCTION jq.jq_storage_rotate() RETURNS TABLE(generation smallint, outcom
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET lock_timeout TO '250ms'
     AS $$
 declare
@@ -4316,6 +4356,7 @@ CREATE FUNCTION jq.jq_storage_turn() RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_settings jq.settings;
@@ -4349,6 +4390,7 @@ CREATE FUNCTION jq.jq_tenant_policies() RETURNS TABLE(queue text, tenant text, w
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select t.queue, nullif(t.tenant, ''), t.weight, t.max_running, t.updated_at
       from jq.tenant_policies t
@@ -4369,6 +4411,7 @@ CREATE FUNCTION jq.jq_tenant_policy_delete(p_queue text, p_tenant text) RETURNS 
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_found boolean;
@@ -4396,6 +4439,7 @@ CREATE FUNCTION jq.jq_tenant_policy_set(p_queue text, p_tenant text, p_weight in
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 begin
     perform jq._check_queue(p_queue, p_wildcard => true);
@@ -4434,6 +4478,7 @@ CREATE FUNCTION jq.jq_tenants(p_queue text DEFAULT NULL::text) RETURNS TABLE(que
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select c.queue, nullif(c.tkey, ''), c.ready, c.scheduled, c.running,
            p.weight, p.max_running, coalesce(l.served, 0)
@@ -4463,6 +4508,7 @@ CREATE FUNCTION jq.jq_throughput(p_since timestamp with time zone DEFAULT NULL::
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now    timestamptz := jq._now();
@@ -4533,6 +4579,7 @@ CREATE FUNCTION jq.jq_unhandled_types() RETURNS TABLE(queue text, type text, wai
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now   timestamptz := jq._now();
@@ -4574,6 +4621,7 @@ CREATE FUNCTION jq.jq_version() RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select r.release from jq.release r
 $$;
@@ -4592,6 +4640,7 @@ CREATE FUNCTION jq.jq_worker_beat(p_worker text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
@@ -4621,6 +4670,7 @@ CREATE FUNCTION jq.jq_worker_deregister(p_worker text) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_ids uuid[];
@@ -4650,6 +4700,7 @@ CREATE FUNCTION jq.jq_worker_register(p_worker text, p_queues jsonb, p_host text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
 declare
     v_now  timestamptz := jq._now();
@@ -4699,6 +4750,7 @@ CREATE FUNCTION jq.jq_workers() RETURNS TABLE(worker text, host text, pid intege
     LANGUAGE sql SECURITY DEFINER
     SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
     SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
     AS $$
     select w.name, w.host, w.pid, w.queues, w.version, w.started_at, w.last_seen,
            case when w.gone_at is not null then 'gone'

@@ -266,6 +266,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
 as $$
 declare
     v_now    timestamptz := jq._now();
@@ -406,6 +408,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
 as $$
 declare
     v_now    timestamptz := jq._now();
@@ -438,6 +442,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
 as $$
 declare
     v_now      timestamptz := jq._now();
@@ -472,6 +478,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
 as $$
 declare
     v_now    timestamptz := jq._now();
@@ -497,6 +505,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
 as $$
 declare
     v_now    timestamptz := jq._now();
@@ -525,6 +535,8 @@ security definer
 set search_path = jq, pg_catalog, pg_temp
 -- Function bodies are read as written, whatever the caller set (see tests/sql/security).
 set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
 as $$
 declare
     v_now    timestamptz := jq._now();
