@@ -39,6 +39,7 @@ begin;
 \ir migrations/0014_waiter_generations.sql
 \ir migrations/0015_rotation_thresholds.sql
 \ir migrations/0016_slot_turns.sql
+\ir migrations/0017_rotation_sizes_on_disk.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql

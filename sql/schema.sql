@@ -2219,7 +2219,7 @@ begin
         return query select 'current', 0;
         return;
     end if;
-    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+    if jq._storage_untouched(format('jq.%I', v_part)::regclass) then
         return query select 'empty', 0;
         return;
     end if;
@@ -2321,6 +2321,22 @@ CREATE FUNCTION jq._storage_try_rotation_lock() RETURNS boolean
 $$;
 
 --
+-- Name: _storage_untouched(regclass); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_untouched(p_part regclass) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    select pg_relation_size(p_part) = 0
+       and coalesce(pg_relation_size(nullif(c.reltoastrelid, 0)), 0) = 0
+       and pg_indexes_size(p_part) + coalesce(pg_indexes_size(nullif(c.reltoastrelid, 0)), 0)
+           <= current_setting('block_size')::bigint
+              * (select count(*) from pg_index i where i.indrelid in (p_part, c.reltoastrelid))
+      from pg_class c
+     where c.oid = p_part
+$$;
+
+--
 -- Name: _storage_waits(text, boolean, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -2339,7 +2355,7 @@ CREATE FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after t
     AS $_$
 declare
     v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
-    v_heap       bigint := pg_relation_size(v_part);
+    v_bytes      bigint := pg_total_relation_size(v_part);  -- heap, indexes and TOAST
     v_over       integer := 10 * p_move_limit + 1;  -- counted up to this: "more than ten times the limit"
     v_noted      integer;
     v_noted_at   timestamptz;
@@ -2348,7 +2364,7 @@ declare
     v_fit        boolean;  -- few enough live rows to move, or mostly dead
     v_counted    boolean := false;
 begin
-    if v_heap < p_min_bytes then
+    if v_bytes < p_min_bytes then
         return 'small';
     end if;
     select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
@@ -2365,7 +2381,7 @@ begin
         return null;
     end if;
     v_fit := v_live <= p_move_limit
-             or (v_live < v_over and pg_total_relation_size(v_part) > greatest(2 * v_live_bytes, 1048576));
+             or (v_live < v_over and v_bytes > greatest(2 * v_live_bytes, 1048576));
     if v_noted = -1 and v_fit then  -- being emptied: go on
         return null;
     elsif v_noted is distinct from v_live or (v_counted and v_live = v_over) then
@@ -4346,7 +4362,7 @@ $$;
 -- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; small: under settings.rotation_min_bytes, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; empty: untouched since its truncation (no heap page, each index its metapage only); small: under settings.rotation_min_bytes on disk, indexes and TOAST included, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 --
 -- Name: jq_storage_turn(); Type: FUNCTION; Schema: jq
@@ -4368,7 +4384,9 @@ begin
     end if;
     v_current := jq._storage_current();
     if pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) < v_settings.rotation_turn_bytes
-       or pg_relation_size(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass) > v_settings.rotation_min_bytes then
+       or not (jq._storage_untouched(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass)
+               or pg_total_relation_size(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass)
+                  <= v_settings.rotation_min_bytes) then
         return false;
     end if;
     perform nextval('jq.storage_slot_turns');
@@ -4380,7 +4398,7 @@ $$;
 -- Name: FUNCTION jq_storage_turn(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage_turn() IS 'End the current storage slot early -> true when it did: when the current generation''s heap has reached settings.rotation_turn_bytes and the next generation is empty (at most settings.rotation_min_bytes), new rows go into the next generation from now on, and the full one is truncated by the next jq_storage_rotate (call it 50 ms later). false: not full, the next generation not empty, turning off (rotation_turn_bytes 0), or another session rotating. Call every 0.25 s while jobs flow (pyjq workers do); without it slots last their two seconds.';
+COMMENT ON FUNCTION jq.jq_storage_turn() IS 'End the current storage slot early -> true when it did: when the current generation''s heap has reached settings.rotation_turn_bytes and the next generation is empty (untouched since its truncation, or at most settings.rotation_min_bytes on disk with its indexes), new rows go into the next generation from now on, and the full one is truncated by the next jq_storage_rotate (call it 50 ms later). false: not full, the next generation not empty, turning off (rotation_turn_bytes 0), or another session rotating. Call every 0.25 s while jobs flow (pyjq workers do); without it slots last their two seconds.';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -5447,7 +5465,7 @@ COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, histor
 -- Name: COLUMN settings.rotation_min_bytes; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.settings.rotation_min_bytes IS 'jq_storage_rotate keeps a generation whose heap is smaller than this many bytes (outcome small), and its jq.queue_waiters marks below a quarter of it, instead of truncating them; 0: truncate every generation.';
+COMMENT ON COLUMN jq.settings.rotation_min_bytes IS 'jq_storage_rotate keeps a generation smaller than this many bytes on disk (heap, indexes and TOAST; outcome small), and its jq.queue_waiters marks below a quarter of it, instead of truncating them; jq_storage_turn turns only into a generation this small or untouched since its truncation; 0: truncate every generation.';
 
 --
 -- Name: COLUMN settings.rotation_turn_bytes; Type: COMMENT; Schema: jq
@@ -7065,6 +7083,13 @@ GRANT ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) TO jq_admi
 
 REVOKE ALL ON FUNCTION jq._storage_try_rotation_lock() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_try_rotation_lock() TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_untouched(p_part regclass); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_untouched(p_part regclass) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_untouched(p_part regclass) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone); Type: ACL; Schema: jq

@@ -84,9 +84,10 @@ def rotate(ctx: click.Context, dsn: str | None, as_json: bool) -> None:
     """Run one rotation (jq_storage_rotate): each generation that no longer
     takes rows is emptied (live jobs move to the current one) and truncated;
     waiting jobs due within the horizon come back. Prints each outcome:
-    truncated, moving (rows left to move), empty, small (under
-    settings.rotation_min_bytes: kept), current, draining (a backlog; left to
-    the claims), busy (another session holds a lock on it), promoted (jobs_waiting), or
+    truncated, moving (rows left to move), empty (untouched since its
+    truncation), small (under settings.rotation_min_bytes on disk, indexes
+    included: kept), current, draining (a backlog; left to the claims), busy
+    (another session holds a lock on it), promoted (jobs_waiting), or
     rotating elsewhere (a worker is rotating right now). Exits 0 whatever the
     outcomes; when every generation that needed truncating was busy, a hint
     on stderr says what holds it and how to find it. Needs jq_worker or jq_admin."""

@@ -56,10 +56,10 @@ class StorageList(_Response):
 class StorageRotation(_Response):
     generation: int | None = Field(description="The generation tried (3: jobs_waiting); null: rotating elsewhere.")
     outcome: str = Field(
-        description="truncated, moving (rows left to move: call again), empty, small (under "
-        "settings.rotation_min_bytes: kept), current, draining (more live rows than settings.rotation_move_limit: "
-        "a backlog, left to the claims), busy (another session holds a lock on it), promoted (jobs_waiting), "
-        "rotating elsewhere; marks truncated, marks busy (its jq.queue_waiters marks)."
+        description="truncated, moving (rows left to move: call again), empty (untouched since its truncation), "
+        "small (under settings.rotation_min_bytes on disk, indexes included: kept), current, draining (more live rows "
+        "than settings.rotation_move_limit: a backlog, left to the claims), busy (another session holds a lock on "
+        "it), promoted (jobs_waiting), rotating elsewhere; marks truncated, marks busy (its jq.queue_waiters marks)."
     )
     moved: int = Field(description="Rows moved by this call.")
 

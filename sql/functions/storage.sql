@@ -80,6 +80,28 @@ as $$
                       and l.mode = 'AccessExclusiveLock' and l.granted)
 $$;
 
+-- Whether partition p_part is as a truncation left it: no page of rows (in
+-- its heap or its TOAST table), and each of its indexes (its TOAST table's
+-- too) only the metapage an empty build writes. Not "no heap page" alone:
+-- autovacuum gives a drained generation's heap pages back but keeps every
+-- index page its rows filled (figure f at 2,000,000 jobs ended with two
+-- generations of no heap page and 13.9 and 17.6 MB of indexes, taken for
+-- empty and never truncated). A free space map left without pages to map
+-- does not count.
+create or replace function jq._storage_untouched(p_part regclass)
+returns boolean
+language sql
+volatile
+as $$
+    select pg_relation_size(p_part) = 0
+       and coalesce(pg_relation_size(nullif(c.reltoastrelid, 0)), 0) = 0
+       and pg_indexes_size(p_part) + coalesce(pg_indexes_size(nullif(c.reltoastrelid, 0)), 0)
+           <= current_setting('block_size')::bigint
+              * (select count(*) from pg_index i where i.indrelid in (p_part, c.reltoastrelid))
+      from pg_class c
+     where c.oid = p_part
+$$;
+
 -- Takes the ACCESS EXCLUSIVE lock of partition p_part of schema jq for the
 -- rest of the transaction, or returns false: at once when a holder would
 -- not let go soon (jq._storage_lock_held_long), else after waiting up to
@@ -218,8 +240,10 @@ $$;
 
 -- Why a generation that no longer takes rows is not to be emptied now, or
 -- null when it is. Kept:
---   * 'small': its heap is under p_min_bytes (settings.rotation_min_bytes).
---     A truncation holds the partition's lock 15-35 ms on a durable server,
+--   * 'small': it takes under p_min_bytes (settings.rotation_min_bytes) on
+--     disk, heap, indexes and TOAST together (migration 17: the heap alone
+--     kept a generation whose heap autovacuum had shrunk and whose indexes
+--     held megabytes). A truncation holds the partition's lock 15-35 ms on a durable server,
 --     with every claim waiting (one fsync per index it builds empty), and
 --     every session plans its statements again after it; a few hundred kB
 --     of dead versions cost a claim less than that. A generation kept takes
@@ -257,7 +281,7 @@ language plpgsql
 as $$
 declare
     v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
-    v_heap       bigint := pg_relation_size(v_part);
+    v_bytes      bigint := pg_total_relation_size(v_part);  -- heap, indexes and TOAST
     v_over       integer := 10 * p_move_limit + 1;  -- counted up to this: "more than ten times the limit"
     v_noted      integer;
     v_noted_at   timestamptz;
@@ -266,7 +290,7 @@ declare
     v_fit        boolean;  -- few enough live rows to move, or mostly dead
     v_counted    boolean := false;
 begin
-    if v_heap < p_min_bytes then
+    if v_bytes < p_min_bytes then
         return 'small';
     end if;
     select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
@@ -283,7 +307,7 @@ begin
         return null;
     end if;
     v_fit := v_live <= p_move_limit
-             or (v_live < v_over and pg_total_relation_size(v_part) > greatest(2 * v_live_bytes, 1048576));
+             or (v_live < v_over and v_bytes > greatest(2 * v_live_bytes, 1048576));
     if v_noted = -1 and v_fit then  -- being emptied: go on
         return null;
     elsif v_noted is distinct from v_live or (v_counted and v_live = v_over) then
@@ -298,8 +322,8 @@ begin
 end
 $$;
 
--- Tries one generation: skipped when it is current, already empty on disk,
--- small or a backlog (jq._storage_worth_emptying); otherwise locked (or 'busy'
+-- Tries one generation: skipped when it is current, untouched since its
+-- truncation (jq._storage_untouched), small or a backlog (jq._storage_worth_emptying); otherwise locked (or 'busy'
 -- when the lock is not to be had), emptied and truncated ('moving' while rows are left
 -- for the next call: at most the move limit of each kind moves per call).
 -- p_may_wait false: take the lock only if it is free at once (the caller
@@ -327,7 +351,7 @@ begin
         return query select 'current', 0;
         return;
     end if;
-    if pg_relation_size(format('jq.%I', v_part)::regclass) = 0 then
+    if jq._storage_untouched(format('jq.%I', v_part)::regclass) then
         return query select 'empty', 0;
         return;
     end if;
@@ -519,7 +543,7 @@ begin
 end
 $$;
 comment on function jq.jq_storage_rotate() is
-    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; small: under settings.rotation_min_bytes, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
+    'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; empty: untouched since its truncation (no heap page, each index its metapage only); small: under settings.rotation_min_bytes on disk, indexes and TOAST included, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
 
 -- The four partitions of jq.jobs first (a reader may index them by
 -- generation), then the three of the waiting workers' marks, which rotate

@@ -11,8 +11,10 @@
 -- one is the previous generation, truncated by the next jq_storage_rotate
 -- (pyjq workers call it 50 ms after a turn, as after a boundary).
 --
--- Only into an empty generation: the next one must be no larger than
--- settings.rotation_min_bytes (truncated, or kept small). One still
+-- Only into an empty generation: the next one must be untouched since its
+-- truncation (jq._storage_untouched) or no larger than
+-- settings.rotation_min_bytes on disk, heap, indexes and TOAST (kept
+-- small). One still
 -- holding a backlog is not turned into: that would only spread the writes
 -- over more dead rows. Under the rotation's advisory lock, so two callers
 -- never turn twice for one full generation, and never while it empties a
@@ -37,7 +39,9 @@ begin
     end if;
     v_current := jq._storage_current();
     if pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) < v_settings.rotation_turn_bytes
-       or pg_relation_size(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass) > v_settings.rotation_min_bytes then
+       or not (jq._storage_untouched(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass)
+               or pg_total_relation_size(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass)
+                  <= v_settings.rotation_min_bytes) then
         return false;
     end if;
     perform nextval('jq.storage_slot_turns');
@@ -45,4 +49,4 @@ begin
 end
 $$;
 comment on function jq.jq_storage_turn() is
-    'End the current storage slot early -> true when it did: when the current generation''s heap has reached settings.rotation_turn_bytes and the next generation is empty (at most settings.rotation_min_bytes), new rows go into the next generation from now on, and the full one is truncated by the next jq_storage_rotate (call it 50 ms later). false: not full, the next generation not empty, turning off (rotation_turn_bytes 0), or another session rotating. Call every 0.25 s while jobs flow (pyjq workers do); without it slots last their two seconds.';
+    'End the current storage slot early -> true when it did: when the current generation''s heap has reached settings.rotation_turn_bytes and the next generation is empty (untouched since its truncation, or at most settings.rotation_min_bytes on disk with its indexes), new rows go into the next generation from now on, and the full one is truncated by the next jq_storage_rotate (call it 50 ms later). false: not full, the next generation not empty, turning off (rotation_turn_bytes 0), or another session rotating. Call every 0.25 s while jobs flow (pyjq workers do); without it slots last their two seconds.';

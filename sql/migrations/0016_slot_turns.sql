@@ -19,7 +19,7 @@
 --                          with the turns (jq._storage_generation).
 --   jq.settings gains
 --     rotation_turn_bytes  the heap of the current generation at which
---                          jq_storage_turn ends its slot (8 MB); 0: slots
+--                          jq_storage_turn ends its slot (2 MB); 0: slots
 --                          last their two seconds.
 do $migration$
 begin
