@@ -58,7 +58,7 @@ $(VENV)/.bench-installed: pyproject.toml $(VENV)/.installed
 	$(VENV)/bin/pip install -e '.[test,bench]'
 	touch $@
 
-bench: deps $(VENV)/.bench-installed ## Benchmarks vs pgbench, PgQueuer, Procrastinate (about 8 min): table + bench/results/latest.json
+bench: deps $(VENV)/.bench-installed ## Benchmarks vs pgbench, PgQueuer, Procrastinate (about 16 min): table + bench/results/latest.json
 	$(VENV)/bin/python bench/run.py $(BENCH_ARGS)
 
 bench-quick: deps $(VENV)/.bench-installed ## The benchmarks at small sizes (a few minutes): a smoke test, not figures

@@ -924,12 +924,10 @@ def test_a_mostly_dead_backlog_is_left_to_the_claims_while_they_work_it_down(db)
     assert db.execute("select count(*) from jq.jobs where generation = %s", [generation]).fetchone()[0] == 300
 
 
-def test_a_backlog_autovacuum_cleaned_is_emptied_for_its_bloated_indexes(db):
-    """Autovacuum frees a generation's dead heap rows but not the index pages they filled: figure f
-    once ended with 2.2 MB of heap and 7 MB of indexes for 10,000 live rows, and a rule that looked
-    at the heap alone kept it for ever. Heap, indexes and TOAST together decide whether it is mostly
-    dead (over twice its live rows' bytes)."""
-    db.execute("update jq.settings set rotation_move_limit = 200")
+def vacuumed_after_a_flood(db: psycopg.Connection, keep: int) -> tuple[int, str]:
+    """20,000 jobs written into the current generation, all but the first `keep` on disk deleted, then
+    VACUUM, as autovacuum does after a flood: it gives the heap pages after the rows kept back (the
+    heap shrinks), and keeps every index page. Returns the generation and its partition."""
     generation = current_slot(db)
     part = f"jq.jobs_g{generation}"
     db.execute(
@@ -937,9 +935,18 @@ def test_a_backlog_autovacuum_cleaned_is_emptied_for_its_bloated_indexes(db):
         " select gen_random_uuid(), 'default', 'report', now(), 5, now(), %s from generate_series(1, 20000)",
         [generation],
     )
-    # All but the first 2,000 rows on disk leave, so vacuum gives their pages back (the heap shrinks).
-    db.execute(f"delete from {part} where id not in (select id from {part} order by ctid limit 2000)")
+    db.execute(f"delete from {part} where id not in (select id from {part} order by ctid limit %s)", [keep])
     db.execute(f"vacuum {part}")
+    return generation, part
+
+
+def test_a_backlog_autovacuum_cleaned_is_emptied_for_its_bloated_indexes(db):
+    """Autovacuum frees a generation's dead heap rows but not the index pages they filled: figure f
+    once ended with 2.2 MB of heap and 7 MB of indexes for 10,000 live rows, and a rule that looked
+    at the heap alone kept it for ever. Heap, indexes and TOAST together decide whether it is mostly
+    dead (over twice its live rows' bytes)."""
+    db.execute("update jq.settings set rotation_move_limit = 200")
+    generation, part = vacuumed_after_a_flood(db, keep=2_000)
     sleep_to_mid_slot()
     assert current_slot(db) != generation
     heap, total = db.execute("select pg_relation_size(%s), pg_total_relation_size(%s)", [part, part]).fetchone()
@@ -963,16 +970,7 @@ def test_a_generation_autovacuum_shrank_is_truncated_for_its_index_pages(db, liv
     9.68x the fresh size, two generations of no heap page and 13.9 and 17.6 MB of indexes. Judged by
     its size on disk, it is emptied and truncated."""
     db.execute("update jq.settings set rotation_min_bytes = 262144")  # the default, not the module's 0
-    generation = current_slot(db)
-    part = f"jq.jobs_g{generation}"
-    db.execute(
-        "insert into jq.jobs (id, queue, type, run_at, max_attempts, created_at, generation)"
-        " select gen_random_uuid(), 'default', 'report', now(), 5, now(), %s from generate_series(1, 20000)",
-        [generation],
-    )
-    # The rows left are the first on disk, so vacuum gives every page after them back.
-    db.execute(f"delete from {part} where id not in (select id from {part} order by ctid limit %s)", [live])
-    db.execute(f"vacuum {part}")
+    generation, part = vacuumed_after_a_flood(db, keep=live)
     sleep_to_mid_slot()
     assert current_slot(db) != generation
     heap, total = db.execute("select pg_relation_size(%s), pg_total_relation_size(%s)", [part, part]).fetchone()
