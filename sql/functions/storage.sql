@@ -243,8 +243,8 @@ $$;
 --   * 'small': it takes under p_min_bytes (settings.rotation_min_bytes) on
 --     disk, heap, indexes and TOAST together (migration 17: the heap alone
 --     kept a generation whose heap autovacuum had shrunk and whose indexes
---     held megabytes). A truncation holds the partition's lock 15-35 ms on a durable server,
---     with every claim waiting (one fsync per index it builds empty), and
+--     held megabytes). A truncation holds the partition's lock 15-35 ms on
+--     a durable server, with every claim waiting (one fsync per index it builds empty), and
 --     every session plans its statements again after it; a few hundred kB
 --     of dead versions cost a claim less than that. A generation kept takes
 --     rows again in its next slot, so it is emptied once it has grown.
@@ -323,8 +323,9 @@ end
 $$;
 
 -- Tries one generation: skipped when it is current, untouched since its
--- truncation (jq._storage_untouched), small or a backlog (jq._storage_worth_emptying); otherwise locked (or 'busy'
--- when the lock is not to be had), emptied and truncated ('moving' while rows are left
+-- truncation (jq._storage_untouched), small or a backlog
+-- (jq._storage_worth_emptying); otherwise locked (or 'busy' when the lock
+-- is not to be had), emptied and truncated ('moving' while rows are left
 -- for the next call: at most the move limit of each kind moves per call).
 -- p_may_wait false: take the lock only if it is free at once (the caller
 -- already holds another partition's, and every claim waits while it does).
