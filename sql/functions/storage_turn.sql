@@ -32,16 +32,16 @@ as $$
 declare
     v_settings jq.settings;
     v_current  smallint;
+    v_next     regclass;
 begin
     select * into v_settings from jq.settings;
     if v_settings.rotation_turn_bytes = 0 or not jq._storage_try_rotation_lock() then
         return false;
     end if;
     v_current := jq._storage_current();
+    v_next := format('jq.jobs_g%s', (v_current + 1) % 3)::regclass;
     if pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) < v_settings.rotation_turn_bytes
-       or not (jq._storage_untouched(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass)
-               or pg_total_relation_size(format('jq.jobs_g%s', (v_current + 1) % 3)::regclass)
-                  <= v_settings.rotation_min_bytes) then
+       or not (jq._storage_untouched(v_next) or pg_total_relation_size(v_next) <= v_settings.rotation_min_bytes) then
         return false;
     end if;
     perform nextval('jq.storage_slot_turns');
