@@ -121,7 +121,7 @@ from .schedules import (
     schedules_async,
     unschedule,
 )
-from .storage import Rotation, StoragePart, storage, storage_async, storage_rotate, storage_rotate_async
+from .storage import StoragePart, Tick, storage, storage_async, tick, tick_async
 from .tasks import Task, TaskRegistry
 from .worker import RunSummary, Worker
 
@@ -257,12 +257,12 @@ __all__ += [
     "window_since",
     "window_start",
 ]
-# The storage of jq.jobs (#16): its partitions and their rotation.
+# The storage of jq.jobs (its partitions) and the periodic call that rotates them.
 __all__ += [
-    "Rotation",
     "StoragePart",
+    "Tick",
     "storage",
     "storage_async",
-    "storage_rotate",
-    "storage_rotate_async",
+    "tick",
+    "tick_async",
 ]

@@ -1,17 +1,17 @@
-"""The storage of jq.jobs, for operators: its partitions and their rotation (docs/storage.md).
+"""The storage of jq.jobs and the periodic call, for operators (docs/storage.md, docs/worker.md).
 
     for part in pyjq.storage(conn):
         print(part.partition_name, part.role, part.live_rows, part.dead_rows, part.bytes)
-    for r in pyjq.storage_rotate(conn):
-        print(r.generation, r.outcome, r.moved)
+    done = pyjq.tick(conn)
+    print(done.call_again_after, done.account)
 
 jq.jobs is partitioned by generation: jobs_g0, jobs_g1 and jobs_g2 take new
-rows in turn, two seconds each (less when a generation fills: jq_storage_turn),
-and jobs_waiting holds jobs due later than settings.waiting_horizon. ``storage`` lists the four partitions (jq_storage),
-then the three of jq.queue_waiters, which rotate with them;
-``storage_rotate`` empties and truncates the generations that no longer take
-rows (jq_storage_rotate). pyjq workers rotate after every slot boundary, so an
-operator calls it by hand only to see why a generation stays ``busy``.
+rows in turn, and jobs_waiting holds jobs due later than
+settings.waiting_horizon. ``storage`` lists the four partitions (jq_storage),
+then the three of jq.queue_waiters, which rotate with them. ``tick`` makes
+one jq_tick call: a step of the rotation and of every other periodic duty.
+pyjq workers call it in a loop, so an operator calls it by hand only to see
+why a generation stays ``busy``.
 
 Both need jq_worker or jq_admin.
 """
@@ -22,18 +22,20 @@ import psycopg
 from psycopg.pq import TransactionStatus
 
 from ._adapters import takes_async_connection, takes_connection
-from ._calls.storage import STORAGE, STORAGE_ROTATE, Rotation, StoragePart
+from ._calls import expect_row
+from ._calls.admin import TICK, Tick
+from ._calls.storage import STORAGE, StoragePart
 from .errors import JQError
 
 __all__ = [
     "LOCK_HOLDERS_QUERY",
-    "Rotation",
     "StoragePart",
+    "Tick",
     "blocked_hint",
     "storage",
     "storage_async",
-    "storage_rotate",
-    "storage_rotate_async",
+    "tick",
+    "tick_async",
 ]
 
 # For the operator to run when rotation stays busy (pyjq never runs it; docs/operations.md, Long
@@ -49,16 +51,13 @@ LOCK_HOLDERS_QUERY = (
     " order by a.xact_start"
 )
 _BUSY_HINT = (
-    "every generation of jq.jobs that needed truncating was busy: another session holds a lock on it,"
-    " most likely a pg_dump or a transaction left open after reading jq.jobs (idle in transaction)."
-    " Claims stay correct but slow down while it lasts; end the session (pg_terminate_backend(pid)) or let"
-    " the dump finish (docs/operations.md, Long transactions). Find it with:\n"
+    "the oldest generation of jq.jobs could not be locked: another session holds a lock on it, most likely"
+    " a pg_dump or a transaction left open after reading jq.jobs (idle in transaction). Claims stay correct"
+    " but slow down while it lasts; end the session (pg_terminate_backend(pid)) or let the dump finish"
+    " (docs/operations.md, Long transactions). Find it with:\n"
 )
-# Outcomes of a generation that needed no lock this time.
-_NOTHING_TO_DO = ("current", "empty", "small")
-
 _IN_TRANSACTION = (
-    "storage_rotate must run outside a transaction: the locks it takes on the partitions of jq.jobs"
+    "tick must run outside a transaction: the locks it takes on the partitions of jq.jobs"
     " would be held until that transaction ends, and every claim would wait for them"
 )
 _IN_TRANSACTION_HINT = "Call it on an autocommit connection, or commit (or roll back) first."
@@ -77,8 +76,8 @@ async def storage_async(conn: psycopg.AsyncConnection) -> list[StoragePart]:
     return await STORAGE.run_async(conn)
 
 
-def storage_rotate(conn: psycopg.Connection) -> list[Rotation]:
-    """One rotation (jq_storage_rotate), as its own transaction: a row per generation it tried.
+def tick(conn: psycopg.Connection) -> Tick:
+    """One jq_tick call, as its own transaction: what it did and how soon to call it again.
 
     ``conn`` must not be inside a transaction (JQError 25001 otherwise); an
     autocommit connection, or one idle between transactions, is committed
@@ -86,25 +85,20 @@ def storage_rotate(conn: psycopg.Connection) -> list[Rotation]:
     """
     _check_outside_transaction(conn.info.transaction_status)
     with conn.transaction():
-        return STORAGE_ROTATE.run(conn)
+        return expect_row(TICK.run(conn), "jq_tick")
 
 
-async def storage_rotate_async(conn: psycopg.AsyncConnection) -> list[Rotation]:
-    """storage_rotate on an async connection."""
+async def tick_async(conn: psycopg.AsyncConnection) -> Tick:
+    """tick on an async connection."""
     _check_outside_transaction(conn.info.transaction_status)
     async with conn.transaction():
-        return await STORAGE_ROTATE.run_async(conn)
+        return expect_row(await TICK.run_async(conn), "jq_tick")
 
 
-def blocked_hint(rotations: list[Rotation]) -> str | None:
-    """What to look for when every generation (0 to 2) that needed truncating was ``busy``, else None:
-    the likely causes, then (on a line of its own) LOCK_HOLDERS_QUERY.
-
-    An empty generation needs no lock, and jobs_waiting's promotion is left out: it takes the lock only
-    when a job falls due, so its outcome says little about whether a session blocks the rotation.
-    """
-    tried = [r for r in rotations if r.generation is not None and r.generation < 3 and r.outcome not in _NOTHING_TO_DO]
-    if tried and all(r.outcome == "busy" for r in tried):
+def blocked_hint(done: Tick) -> str | None:
+    """What to look for when the tick found the oldest generation busy, else None: the likely causes,
+    then (on a line of its own) LOCK_HOLDERS_QUERY."""
+    if done.account.get("rotation") == "busy":
         return _BUSY_HINT + LOCK_HOLDERS_QUERY
     return None
 

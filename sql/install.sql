@@ -6,8 +6,8 @@
 -- apply each migration exactly once.
 --
 -- Order: bootstrap (schema, ledger, lock) -> argument checks (the
--- constraints of the migrations call jq._is_queue_name) and the storage slot
--- (jq.jobs.generation's default calls jq._storage_slot) -> numbered
+-- constraints of the migrations call jq._is_queue_name) and the storage
+-- generation (jq.jobs.generation's default calls it) -> numbered
 -- migrations (tables, indexes; each applied once and recorded in
 -- jq.migrations) -> functions (CREATE OR REPLACE, every run) -> roles and
 -- grants -> record_release.sql (stores the release, prints one line:
@@ -22,7 +22,7 @@
 begin;
 \ir bootstrap.sql
 \ir functions/checks.sql
-\ir functions/storage_slot.sql
+\ir functions/storage_generation.sql
 \ir migrations/0001_initial.sql
 \ir migrations/0002_schedules.sql
 \ir migrations/0003_fairness.sql
@@ -35,11 +35,8 @@ begin;
 \ir migrations/0010_job_results.sql
 \ir migrations/0011_job_metadata.sql
 \ir migrations/0012_worker_types.sql
-\ir migrations/0013_job_generations.sql
-\ir migrations/0014_waiter_generations.sql
-\ir migrations/0015_rotation_thresholds.sql
-\ir migrations/0016_slot_turns.sql
-\ir migrations/0017_rotation_sizes_on_disk.sql
+\ir migrations/0013_storage_generations.sql
+\ir functions/locks.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -57,7 +54,7 @@ begin;
 \ir functions/attempts.sql
 \ir functions/maintenance.sql
 \ir functions/storage.sql
-\ir functions/storage_turn.sql
+\ir functions/tick.sql
 \ir functions/schedules.sql
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql

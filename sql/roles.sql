@@ -3,7 +3,7 @@
 --   jq_producer  enqueue, status, cancel, limits
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
---                worker_deregister), maintain, storage_rotate, storage_turn, storage, stats, unhandled_types, and firing schedules (schedules_due,
+--                worker_deregister), tick and maintain, storage, stats, unhandled_types, and firing schedules (schedules_due,
 --                schedules_fire: the scheduler runs inside every worker), limits
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
@@ -61,8 +61,7 @@ grant execute on function
     jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]),
     jq.jq_limits(),
     jq.jq_unhandled_types(),
-    jq.jq_storage_rotate(),
-    jq.jq_storage_turn(),
+    jq.jq_tick(),
     jq.jq_storage()
 to jq_worker;
 -- A worker's handler may read its job's earlier attempts; producers see only last_error (jq_status).
@@ -70,8 +69,8 @@ grant execute on function jq.jq_job_attempts(uuid) to jq_worker;
 
 grant execute on all functions in schema jq to jq_admin;
 grant select on all tables in schema jq to jq_admin;
--- How many storage slots jq_storage_turn ended early (read only: nextval needs usage or update).
-grant select on sequence jq.storage_slot_turns to jq_admin;
+-- How many times the current generation changed (read only: nextval needs usage or update).
+grant select on sequence jq.storage_turns to jq_admin;
 -- Every tunable but allow_test_clock, which only the owner may turn on (jq._now()).
 revoke update on jq.settings from jq_admin;
 grant update (idempotency_window, history_retention, history_premake_days, default_max_attempts,
@@ -79,4 +78,7 @@ grant update (idempotency_window, history_retention, history_premake_days, defau
     on jq.settings to jq_admin;
 grant update (dead_retention, audit_retention) on jq.settings to jq_admin;
 grant update (max_result_bytes) on jq.settings to jq_admin;
-grant update (waiting_horizon, rotation_move_limit) on jq.settings to jq_admin;
+grant update (rotate_storage, waiting_horizon, rotation_turn_after, rotation_turn_bytes, rotation_min_bytes,
+              rotation_move_batch, rotation_move_limit, rotation_backlog_wait, tick_lock_wait, tick_interval,
+              maintain_interval)
+    on jq.settings to jq_admin;

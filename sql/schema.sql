@@ -1164,6 +1164,7 @@ begin
            and (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= v_cutoff
          order by c.relname
     loop
+        exit when not jq._try_lock('jq.job_history', 'access exclusive', (select s.tick_lock_wait from jq.settings s));
         execute format('drop table jq.%I', v_name);
         v_dropped := v_dropped + 1;
     end loop;
@@ -1620,6 +1621,7 @@ begin
     loop
         v_name := 'job_history_p' || to_char(v_day, 'YYYYMMDD');
         continue when to_regclass('jq.' || v_name) is not null;
+        exit when not jq._try_lock('jq.job_history_default', 'access exclusive', (select s.tick_lock_wait from jq.settings s));
         v_from := v_day::timestamp at time zone 'UTC';
         v_to := (v_day + 1)::timestamp at time zone 'UTC';
         execute format('create table jq.%I (like jq.job_history including defaults including constraints)', v_name);
@@ -2040,285 +2042,324 @@ $$;
 CREATE FUNCTION jq._storage_current() RETURNS smallint
     LANGUAGE sql
     AS $$
-    select jq._storage_generation(clock_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass))
+    select jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass))
 $$;
 
 --
--- Name: _storage_empty(text, smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+-- Name: _storage_empty(regclass, smallint, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) RETURNS record
+CREATE FUNCTION jq._storage_empty(p_part regclass, p_target smallint, p_wait_after timestamp with time zone, p_batch integer, OUT moved integer, OUT truncated boolean) RETURNS record
     LANGUAGE plpgsql
     AS $_$
 declare
     v_ids uuid[];
-    v_waiting integer;
-    v_seen_all boolean;
 begin
-    execute format(
-        'select coalesce(array_agg(s.id), ''{}''), count(*) filter (where s.waits), count(*) < $2
-           from (select x.id, jq._storage_waits(x.status, x.deferred, x.run_at, $1) as waits
-                   from jq.%I x limit $2) s', p_part)
-        into v_ids, v_waiting, v_seen_all using p_wait_after, 2 * p_limit + 1;
-    v_seen_all := v_seen_all and v_waiting <= p_limit and cardinality(v_ids) - v_waiting <= p_limit;
-    if not v_seen_all then
-        execute format(
-            'select array(
-                 (select x.id from jq.%1$I x where not jq._storage_waits(x.status, x.deferred, x.run_at, $1)
-                   limit $2)
-                 union all
-                 (select x.id from jq.%1$I x where jq._storage_waits(x.status, x.deferred, x.run_at, $1)
-                   order by x.run_at limit $2))', p_part)
-            into v_ids using p_wait_after, p_limit;
-    end if;
+    execute format('select array(select x.id from %s x limit $1)', p_part) into v_ids using p_batch + 1;
+    truncated := cardinality(v_ids) <= p_batch;
     execute format(
         'with gone as (
-             delete from jq.%1$I j where j.id = any($3) returning *
+             delete from %1$s j where j.id = any($3) returning *
          )
          insert into jq.jobs (%2$s, generation)
-         select %3$s, case when jq._storage_waits(g.status, g.deferred, g.run_at, $2) then 3 else $1 end
+         select %3$s, case when g.status = ''pending'' and g.deferred and g.run_at > $2 then 3 else $1 end
            from gone g', p_part, jq._jobs_columns(''), jq._jobs_columns('g.'))
-        using p_target, p_wait_after, v_ids;
+        using p_target, p_wait_after, v_ids[1:p_batch];
     get diagnostics moved = row_count;
-    if v_seen_all and moved = cardinality(v_ids) then
-        truncated := true;
-    else
-        execute format('select not exists (select 1 from jq.%I)', p_part) into truncated;
-    end if;
     if truncated then
-        execute format('truncate jq.%I', p_part);
+        execute format('truncate %s', p_part);
     end if;
 end
 $_$;
 
 --
--- Name: _storage_generation(timestamp with time zone, bigint); Type: FUNCTION; Schema: jq
+-- Name: _storage_empty_marks(smallint, smallint); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_generation(p_at timestamp with time zone, p_turns bigint) RETURNS smallint
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $$
-    select ((floor(extract(epoch from p_at - timestamptz '1970-01-01 00:00:00+00') / 2)::bigint
-             + coalesce(p_turns, 0)) % 3)::smallint
-$$;
-
---
--- Name: _storage_holding_a_lock(); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_holding_a_lock() RETURNS boolean
-    LANGUAGE sql
-    AS $$
-    select exists (select 1 from pg_locks l
-                    where l.pid = pg_backend_pid() and l.locktype = 'relation'
-                      and l.mode = 'AccessExclusiveLock' and l.granted)
-$$;
-
---
--- Name: _storage_live_by_statistics(regclass); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_live_by_statistics(p_part regclass) RETURNS bigint
-    LANGUAGE sql STABLE
-    AS $$
-    select pg_stat_get_live_tuples(p_part)
-$$;
-
---
--- Name: _storage_lock(text, interval); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_lock(p_part text, p_wait interval) RETURNS boolean
-    LANGUAGE plpgsql
-    AS $$
-begin
-    if jq._storage_lock_held_long(format('jq.%I', p_part)::regclass, interval '250 ms') then
-        return false;
-    end if;
-    if p_wait = interval '0' then
-        execute format('lock table jq.%I in access exclusive mode nowait', p_part);
-        return true;
-    end if;
-    perform set_config('lock_timeout', (extract(epoch from p_wait) * 1000)::integer || 'ms', true);
-    execute format('lock table jq.%I in access exclusive mode', p_part);
-    return true;
-exception when lock_not_available then
-    return false;
-end
-$$;
-
---
--- Name: _storage_lock_held_long(regclass, interval); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) RETURNS boolean
-    LANGUAGE sql
-    AS $$
-    select exists (
-        select 1
-          from pg_locks l
-          left join pg_stat_activity a on a.pid = l.pid
-         where l.locktype = 'relation'
-           and l.database = (select d.oid from pg_database d where d.datname = current_database())
-           and l.relation = p_rel
-           and l.granted
-           and l.pid is distinct from pg_backend_pid()
-           and (l.pid is null  -- a prepared transaction
-                or a.state in ('idle in transaction', 'idle in transaction (aborted)')
-                or a.wait_event_type = 'Lock'
-                or a.xact_start < clock_timestamp() - p_patience))
-$$;
-
---
--- Name: _storage_promote_waiting(timestamp with time zone, integer, boolean); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) RETURNS integer
+CREATE FUNCTION jq._storage_empty_marks(p_generation smallint, p_target smallint) RETURNS integer
     LANGUAGE plpgsql
     AS $_$
 declare
     v_moved integer;
 begin
-    if not exists (select 1 from jq.jobs_waiting w where w.run_at <= p_due_before) then
-        return 0;
-    end if;
-    if not jq._storage_lock('jobs_waiting', case when p_may_wait then interval '50 ms' else interval '0' end) then
-        return null;
-    end if;
-    -- The ids first, then delete by id = any(array), as in jq._storage_empty (a plan that cannot go wrong).
-    execute format(
-        'with gone as (
-             delete from jq.jobs_waiting w
-              where w.id = any(array(select d.id from jq.jobs_waiting d where d.run_at <= $1
-                                      order by d.run_at limit $2))
-             returning w.*
-         )
-         insert into jq.jobs (%1$s, generation)
-         select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
-        using p_due_before, p_move_limit, jq._storage_current();
+    execute format('insert into jq.queue_waiters (queue, worker, backend_pid, since, generation)
+                    select w.queue, w.worker, w.backend_pid, w.since, $1 from jq.queue_waiters_g%s w
+                    on conflict do nothing', p_generation)
+       using p_target;
     get diagnostics v_moved = row_count;
+    execute format('truncate jq.queue_waiters_g%s', p_generation);
+    update jq.storage_generations g
+       set marks_truncated_at = clock_timestamp(), marks_truncations = g.marks_truncations + 1,
+           marks_moved = g.marks_moved + v_moved
+     where g.generation = p_generation;
     return v_moved;
 end
 $_$;
 
 --
--- Name: _storage_rotate_generation(smallint, timestamp with time zone, integer, integer, boolean); Type: FUNCTION; Schema: jq
+-- Name: _storage_generation(bigint); Type: FUNCTION; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
-    LANGUAGE plpgsql
+CREATE FUNCTION jq._storage_generation(p_turns bigint) RETURNS smallint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
-declare
-    v_part text := 'jobs_g' || p_generation;
-    v_batch constant integer := least(p_move_limit, 500);  -- MOVE_BATCH
-    v_moved integer;
-    v_truncated boolean;
-    v_kept text;
-begin
-    if jq._storage_current() = p_generation then
-        return query select 'current', 0;
-        return;
-    end if;
-    if jq._storage_untouched(format('jq.%I', v_part)::regclass) then
-        return query select 'empty', 0;
-        return;
-    end if;
-    v_kept := jq._storage_worth_emptying(p_generation, p_wait_after, p_move_limit, p_min_bytes);
-    if v_kept is not null then
-        return query select v_kept, 0;
-        return;
-    end if;
-    -- No wait at first: between the statements of a queue taking jobs a few
-    -- at a time the partition is often free, and every claim that queues
-    -- behind a waiting request is late (urgent pickups' p99 went from 12 to
-    -- 40 ms with a wait of 50 ms). Then 50 ms, then 250 ms, as calls are
-    -- refused in a row (the worker calls again 0.5 s later): claims of 1,000
-    -- jobs back to back take 35-60 ms each and never leave a shorter gap,
-    -- and a generation never truncated is the bloat this exists to prevent.
-    if not jq._storage_lock(v_part, case when not p_may_wait then interval '0'
-                                         else (array[interval '0', interval '50 ms', interval '250 ms'])[
-                                                1 + least(2, (select g.refused from jq.storage_generations g
-                                                               where g.generation = p_generation))] end) then
-        update jq.storage_generations g set refused = g.refused + 1 where g.generation = p_generation;
-        return query select 'busy', 0;
-        return;
-    end if;
-    if jq._storage_current() = p_generation then  -- the slot came round while we waited
-        return query select 'current', 0;
-        return;
-    end if;
-    select e.moved, e.truncated into v_moved, v_truncated
-      from jq._storage_empty(v_part, jq._storage_current(), p_wait_after, v_batch) e;
-    update jq.storage_generations s
-       set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
-           truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved, refused = 0,
-           live_rows = case when v_truncated then null else -1 end  -- -1: being emptied (jq._storage_worth_emptying)
-     where s.generation = p_generation;
-    return query select case when v_truncated then 'truncated' else 'moving' end, v_moved;
-end
+    select (coalesce(p_turns, 0) % 3)::smallint
 $$;
 
 --
--- Name: _storage_rotate_marks(smallint, integer, boolean); Type: FUNCTION; Schema: jq
+-- Name: settings; Type: TABLE; Schema: jq
 --
 
-CREATE FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean) RETURNS TABLE(outcome text, moved integer)
+CREATE TABLE jq.settings (
+    singleton boolean DEFAULT true NOT NULL,
+    idempotency_window interval DEFAULT '24:00:00'::interval NOT NULL,
+    history_retention interval DEFAULT '30 days'::interval NOT NULL,
+    history_premake_days integer DEFAULT 3 NOT NULL,
+    default_max_attempts integer DEFAULT 25 NOT NULL,
+    allow_test_clock boolean DEFAULT false NOT NULL,
+    max_payload_bytes integer DEFAULT 1048576 NOT NULL,
+    max_payload_depth integer DEFAULT 64 NOT NULL,
+    max_error_length integer DEFAULT 8000 NOT NULL,
+    worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
+    dead_retention interval DEFAULT '30 days'::interval NOT NULL,
+    audit_retention interval DEFAULT '90 days'::interval,
+    max_result_bytes integer DEFAULT 65536 NOT NULL,
+    rotate_storage boolean DEFAULT true NOT NULL,
+    waiting_horizon interval DEFAULT '00:05:00'::interval NOT NULL,
+    rotation_turn_after interval DEFAULT '00:00:02'::interval NOT NULL,
+    rotation_turn_bytes integer DEFAULT 2097152 NOT NULL,
+    rotation_min_bytes integer DEFAULT 262144 NOT NULL,
+    rotation_move_batch integer DEFAULT 500 NOT NULL,
+    rotation_move_limit integer DEFAULT 2000 NOT NULL,
+    rotation_backlog_wait interval DEFAULT '00:00:30'::interval NOT NULL,
+    tick_lock_wait interval DEFAULT '00:00:00.05'::interval NOT NULL,
+    tick_interval interval DEFAULT '00:00:00.25'::interval NOT NULL,
+    maintain_interval interval DEFAULT '00:01:00'::interval NOT NULL,
+    CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
+    CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
+    CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
+    CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
+    CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
+    CONSTRAINT settings_idempotency_window_positive CHECK ((idempotency_window > '00:00:00'::interval)),
+    CONSTRAINT settings_maintain_interval_range CHECK (((maintain_interval >= '00:00:01'::interval) AND (maintain_interval <= '1 day'::interval))),
+    CONSTRAINT settings_max_error_length_range CHECK (((max_error_length >= 256) AND (max_error_length <= 1048576))),
+    CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
+    CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
+    CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
+    CONSTRAINT settings_rotation_backlog_wait_range CHECK (((rotation_backlog_wait >= '00:00:00'::interval) AND (rotation_backlog_wait <= '1 day'::interval))),
+    CONSTRAINT settings_rotation_min_bytes_range CHECK (((rotation_min_bytes >= 0) AND (rotation_min_bytes <= 1073741824))),
+    CONSTRAINT settings_rotation_move_batch_range CHECK (((rotation_move_batch >= 10) AND (rotation_move_batch <= 100000))),
+    CONSTRAINT settings_rotation_move_limit_range CHECK (((rotation_move_limit >= rotation_move_batch) AND (rotation_move_limit <= 1000000))),
+    CONSTRAINT settings_rotation_turn_after_range CHECK (((rotation_turn_after >= '00:00:00.1'::interval) AND (rotation_turn_after <= '01:00:00'::interval))),
+    CONSTRAINT settings_rotation_turn_bytes_range CHECK (((rotation_turn_bytes >= 0) AND (rotation_turn_bytes <= 1073741824))),
+    CONSTRAINT settings_singleton CHECK (singleton),
+    CONSTRAINT settings_tick_interval_range CHECK (((tick_interval >= '00:00:00.01'::interval) AND (tick_interval <= '00:01:00'::interval))),
+    CONSTRAINT settings_tick_lock_wait_range CHECK (((tick_lock_wait >= '00:00:00'::interval) AND (tick_lock_wait <= '00:00:01'::interval))),
+    CONSTRAINT settings_waiting_horizon_range CHECK (((waiting_horizon >= '00:00:10'::interval) AND (waiting_horizon <= '1 day'::interval))),
+    CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
+);
+
+--
+-- Name: TABLE settings; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length, result bytes), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
+
+--
+-- Name: COLUMN settings.rotate_storage; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotate_storage IS 'Whether jq_tick rotates the generations of jq.jobs; off, every row stays in the current generation and is vacuumed as a plain table (a held snapshot bloats it).';
+
+--
+-- Name: COLUMN settings.waiting_horizon; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.waiting_horizon IS 'A job deferred beyond this when its generation is emptied moves to jq.jobs_waiting, out of the rotation, and comes back when due within it.';
+
+--
+-- Name: COLUMN settings.rotation_turn_after; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_turn_after IS 'The next generation becomes current once the current one is this old and holds rotation_min_bytes: how long a held snapshot keeps dead row versions.';
+
+--
+-- Name: COLUMN settings.rotation_turn_bytes; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_turn_bytes IS 'The next generation becomes current as soon as the current one''s heap reaches this many bytes, however young; 0: by age only.';
+
+--
+-- Name: COLUMN settings.rotation_min_bytes; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_min_bytes IS 'A generation smaller than this on disk (heap, indexes, TOAST) stays current: a truncation costs more than a few hundred kB of dead rows.';
+
+--
+-- Name: COLUMN settings.rotation_move_batch; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_move_batch IS 'At most this many live rows move out of a generation per jq_tick call, so its lock stays short; the rest move on the next calls.';
+
+--
+-- Name: COLUMN settings.rotation_move_limit; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_move_limit IS 'A generation holding more live rows than this is a backlog the claims drain; its rows are moved only after rotation_backlog_wait.';
+
+--
+-- Name: COLUMN settings.rotation_backlog_wait; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.rotation_backlog_wait IS 'How long a backlog generation is left to the claims before jq_tick moves its rows in batches (a paused queue, a tenant at its cap).';
+
+--
+-- Name: COLUMN settings.tick_lock_wait; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.tick_lock_wait IS 'How long jq_tick keeps trying, without queueing, for a partition''s lock before it leaves the partition for the next call.';
+
+--
+-- Name: COLUMN settings.tick_interval; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.tick_interval IS 'How soon jq_tick asks to be called again while jobs flow or a partition was busy.';
+
+--
+-- Name: COLUMN settings.maintain_interval; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.maintain_interval IS 'How often jq_tick runs the maintenance (jq_maintain: history partitions, retention, expired keys, gone workers).';
+
+--
+-- Name: _storage_rotate(jq.settings); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_rotate(p_settings jq.settings, OUT account jsonb, OUT call_again_after interval, OUT holding boolean) RETURNS record
     LANGUAGE plpgsql
     AS $_$
 declare
-    v_part text := 'queue_waiters_g' || p_generation;
-    v_target smallint;
-    v_moved integer;
+    v_current   smallint := jq._storage_current();
+    v_oldest    smallint := (v_current + 1) % 3;
+    v_jobs      regclass := format('jq.jobs_g%s', v_oldest)::regclass;
+    v_marks     regclass := format('jq.queue_waiters_g%s', v_oldest)::regclass;
+    v_wait_after timestamptz := jq._now() + p_settings.waiting_horizon;
+    v_outcome   text := 'idle';
+    v_live      integer := 0;
+    v_moved     integer := 0;
+    v_marks_moved integer;
+    v_promoted  integer;
+    v_truncated boolean;
+    v_holding   boolean := false;
+    v_waited    interval;
+    v_age       interval;
 begin
-    if pg_relation_size(format('jq.%I', v_part)::regclass) < greatest(p_min_bytes / 4, 1) then
+    holding := false;
+    if not p_settings.rotate_storage then
+        account := jsonb_build_object('rotation', 'off');
         return;
     end if;
-    if not jq._storage_lock(v_part, case when p_may_wait then interval '50 ms' else interval '0' end) then
-        return query select 'marks busy', 0;
+    call_again_after := p_settings.tick_interval;
+    -- pg_dump takes its snapshot before it locks the tables: a truncation in
+    -- between would leave the dump without the moved rows.
+    if exists (select 1 from pg_stat_activity a
+                where a.datid = (select d.oid from pg_database d where d.datname = current_database())
+                  and a.application_name = 'pg_dump' and a.pid <> pg_backend_pid()) then
+        account := jsonb_build_object('rotation', 'busy', 'generation', v_oldest, 'reason', 'pg_dump');
         return;
     end if;
-    v_target := jq._storage_current();
-    if v_target = p_generation then  -- the slot came round while we waited
-        return;
+
+    if not jq._storage_untouched(v_jobs) then
+        -- The oldest stopped taking rows when the previous one became current.
+        select clock_timestamp() - g.current_since into v_waited
+          from jq.storage_generations g where g.generation = (v_current + 2) % 3;
+        if v_waited < p_settings.rotation_backlog_wait then
+            execute format('select count(*) from (select from %s x limit $1) x', v_jobs)
+               into v_live using p_settings.rotation_move_limit + 1;
+        end if;
+        if v_live > p_settings.rotation_move_limit then
+            v_outcome := 'backlog';
+            call_again_after := least(p_settings.rotation_turn_after, p_settings.rotation_backlog_wait - v_waited);
+        elsif not jq._try_lock(v_jobs, 'access exclusive', p_settings.tick_lock_wait) then
+            v_outcome := 'busy';
+        else
+            v_holding := true;
+            select e.moved, e.truncated into v_moved, v_truncated
+              from jq._storage_empty(v_jobs, v_current, v_wait_after, p_settings.rotation_move_batch) e;
+            update jq.storage_generations s
+               set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
+                   truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved
+             where s.generation = v_oldest;
+            v_outcome := case when v_truncated then 'truncated' else 'moving' end;
+            call_again_after := interval '0';
+        end if;
     end if;
-    -- Nothing else can touch the partition now, so copy, then truncate. A
-    -- mark already in the current generation (it cannot be, jq_set_waiting
-    -- writes one per queue and worker) would be the same information.
-    execute format('insert into jq.queue_waiters (queue, worker, backend_pid, since, generation)
-                    select w.queue, w.worker, w.backend_pid, w.since, $1 from jq.%I w
-                    on conflict do nothing', v_part)
-       using v_target;
-    get diagnostics v_moved = row_count;
-    execute format('truncate jq.%I', v_part);
-    update jq.storage_generations g
-       set marks_truncated_at = clock_timestamp(), marks_truncations = g.marks_truncations + 1,
-           marks_moved = g.marks_moved + v_moved
-     where g.generation = p_generation;
-    if v_moved > 0 then
-        return query select 'marks truncated', v_moved;
+
+    -- The marks go with their generation's jobs, once the jobs are gone.
+    if v_outcome in ('idle', 'truncated') and pg_relation_size(v_marks) > 0 then
+        if jq._try_lock(v_marks, 'access exclusive',
+                        case when v_holding then interval '0' else p_settings.tick_lock_wait end) then
+            v_holding := true;
+            v_marks_moved := jq._storage_empty_marks(v_oldest, v_current);
+            call_again_after := interval '0';
+        else
+            v_outcome := 'busy';
+        end if;
     end if;
+
+    -- Turn only in a call that locked nothing: the emptied generation's lock
+    -- is held until this call commits, and every insert would wait for it.
+    if v_outcome = 'idle' and not v_holding then
+        select clock_timestamp() - g.current_since into v_age from jq.storage_generations g where g.generation = v_current;
+        if (p_settings.rotation_turn_bytes > 0
+            and pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_turn_bytes)
+           or (v_age >= p_settings.rotation_turn_after
+               and pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_min_bytes) then
+            perform nextval('jq.storage_turns');
+            update jq.storage_generations g set current_since = clock_timestamp() where g.generation = v_oldest;
+            v_outcome := 'turned';
+            call_again_after := interval '0';
+        elsif pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_min_bytes then
+            call_again_after := greatest(interval '0', least(p_settings.tick_interval, p_settings.rotation_turn_after - v_age));
+        else
+            call_again_after := p_settings.rotation_turn_after;  -- quiet: nothing to turn for a while
+        end if;
+    end if;
+
+    -- Waiting jobs now due within the horizon come back, soonest first.
+    if exists (select 1 from jq.jobs_waiting w where w.run_at <= v_wait_after) then
+        if jq._try_lock('jq.jobs_waiting', 'access exclusive',
+                        case when v_holding then interval '0' else p_settings.tick_lock_wait end) then
+            execute format(
+                'with gone as (
+                     delete from jq.jobs_waiting w
+                      where w.id = any(array(select d.id from jq.jobs_waiting d where d.run_at <= $1
+                                              order by d.run_at limit $2))
+                     returning w.*
+                 )
+                 insert into jq.jobs (%1$s, generation)
+                 select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
+                using v_wait_after, p_settings.rotation_move_batch, v_current;
+            get diagnostics v_promoted = row_count;
+            v_holding := true;
+            if v_promoted = p_settings.rotation_move_batch then
+                call_again_after := interval '0';
+            end if;
+        else
+            call_again_after := least(call_again_after, p_settings.tick_interval);
+        end if;
+    end if;
+
+    holding := v_holding;
+    account := jsonb_strip_nulls(jsonb_build_object(
+        'rotation', v_outcome,
+        'generation', case when v_outcome = 'turned' then v_oldest
+                           when v_outcome = 'idle' then v_current else v_oldest end,
+        'moved', nullif(v_moved, 0),
+        'marks_moved', v_marks_moved,
+        'promoted', v_promoted));
 end
 $_$;
-
---
--- Name: _storage_slot(timestamp with time zone); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_slot(p_at timestamp with time zone) RETURNS smallint
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $$
-    select (floor(extract(epoch from p_at - timestamptz '1970-01-01 00:00:00+00') / 2)::bigint % 3)::smallint
-$$;
-
---
--- Name: _storage_try_rotation_lock(); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_try_rotation_lock() RETURNS boolean
-    LANGUAGE sql
-    AS $$
-    select pg_try_advisory_xact_lock(hashtext('jq.storage_rotate'))
-$$;
 
 --
 -- Name: _storage_untouched(regclass); Type: FUNCTION; Schema: jq
@@ -2335,66 +2376,6 @@ CREATE FUNCTION jq._storage_untouched(p_part regclass) RETURNS boolean
       from pg_class c
      where c.oid = p_part
 $$;
-
---
--- Name: _storage_waits(text, boolean, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) RETURNS boolean
-    LANGUAGE sql IMMUTABLE
-    AS $$
-    select p_status = 'pending' and p_deferred and p_run_at > p_wait_after
-$$;
-
---
--- Name: _storage_worth_emptying(smallint, timestamp with time zone, integer, integer); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer) RETURNS text
-    LANGUAGE plpgsql
-    AS $_$
-declare
-    v_part       regclass := format('jq.jobs_g%s', p_generation)::regclass;
-    v_bytes      bigint := pg_total_relation_size(v_part);  -- heap, indexes and TOAST
-    v_over       integer := 10 * p_move_limit + 1;  -- counted up to this: "more than ten times the limit"
-    v_noted      integer;
-    v_noted_at   timestamptz;
-    v_live       integer := 10 * p_move_limit + 1;
-    v_live_bytes bigint;
-    v_fit        boolean;  -- few enough live rows to move, or mostly dead
-    v_counted    boolean := false;
-begin
-    if v_bytes < p_min_bytes then
-        return 'small';
-    end if;
-    select g.live_rows, g.live_at into v_noted, v_noted_at from jq.storage_generations g where g.generation = p_generation;
-    if jq._storage_live_by_statistics(v_part) < v_over or v_noted is distinct from v_over
-       or v_noted_at <= clock_timestamp() - interval '10 s' then
-        execute format('select count(*), coalesce(sum(r.bytes), 0)
-                          from (select pg_column_size(x.*) as bytes from %s x
-                                 where not jq._storage_waits(x.status, x.deferred, x.run_at, $2)
-                                 limit $1) r', v_part)
-           into v_live, v_live_bytes using v_over, p_wait_after;
-        v_counted := true;
-    end if;
-    if v_live <= least(p_move_limit, 500) then  -- what one call moves (MOVE_BATCH)
-        return null;
-    end if;
-    v_fit := v_live <= p_move_limit
-             or (v_live < v_over and v_bytes > greatest(2 * v_live_bytes, 1048576));
-    if v_noted = -1 and v_fit then  -- being emptied: go on
-        return null;
-    elsif v_noted is distinct from v_live or (v_counted and v_live = v_over) then
-        -- first seen, changed since, or counted over the limit again (believed for 10 s more)
-        update jq.storage_generations g set live_rows = v_live, live_at = clock_timestamp()
-         where g.generation = p_generation;
-        return 'draining';
-    elsif v_noted_at <= clock_timestamp() - interval '10 s' and v_fit then  -- stood still 10 s
-        return null;
-    end if;
-    return 'draining';
-end
-$_$;
 
 --
 -- Name: _take_idempotency_keys(text[], text[], uuid[], timestamp with time zone); Type: FUNCTION; Schema: jq
@@ -2462,6 +2443,30 @@ CREATE FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight intege
       from jq.tenant_policies p
      where p.queue in (p_queue, '*')
        and p.tenant in (p_tenant, '*')
+$$;
+
+--
+-- Name: _try_lock(regclass, text, interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._try_lock(p_rel regclass, p_mode text, p_patience interval) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_deadline timestamptz := clock_timestamp() + p_patience;
+begin
+    loop
+        begin
+            execute format('lock table %s in %s mode nowait', p_rel, p_mode);
+            return true;
+        exception when lock_not_available then
+            if clock_timestamp() >= v_deadline then
+                return false;
+            end if;
+        end;
+        perform pg_sleep(0.002);
+    end loop;
+end
 $$;
 
 --
@@ -3508,9 +3513,6 @@ begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
         return jsonb_build_object('skipped', true);
     end if;
-    -- Partition DDL briefly locks jq.job_history; never queue behind a long
-    -- reader for long, since completions wait behind us.
-    perform set_config('lock_timeout', '5s', true);
 
     -- Drop before creating: dropping a partition takes an ACCESS EXCLUSIVE
     -- lock on jq.job_history, attaching one locks the default partition. Taken
@@ -4290,115 +4292,7 @@ $$;
 -- Name: FUNCTION jq_storage(); Type: COMMENT; Schema: jq
 --
 
-COMMENT ON FUNCTION jq.jq_storage() IS 'The partitions of jq.jobs, then those of jq.queue_waiters -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved): what jq_storage_rotate keeps small.';
-
---
--- Name: jq_storage_rotate(); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq.jq_storage_rotate() RETURNS TABLE(generation smallint, outcome text, moved integer)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
-    SET standard_conforming_strings TO 'on'
-    SET constraint_exclusion TO 'off'
-    SET lock_timeout TO '250ms'
-    AS $$
-declare
-    v_settings  jq.settings;
-    v_now       timestamptz := jq._now();
-    v_slot      smallint := jq._storage_current();
-    v_moved     integer;
-    v_gen       smallint;
-    v_outcome   text;
-    v_holding   boolean := false;  -- a partition's ACCESS EXCLUSIVE lock is held: every claim waits
-begin
-    if current_setting('transaction_isolation') <> 'read committed' then
-        raise exception 'jq_storage_rotate needs READ COMMITTED, not %', current_setting('transaction_isolation')
-              using errcode = '25001',
-                    hint = 'Call it outside an explicit transaction: a snapshot older than its lock would miss rows it must move.';
-    end if;
-    if not jq._storage_try_rotation_lock() then
-        return query select null::smallint, 'rotating elsewhere', 0;
-        return;
-    end if;
-    -- pg_dump takes its snapshot before it locks the tables: a truncation in
-    -- between would leave the dump without the moved rows (TRUNCATE is not
-    -- MVCC-safe). While a pg_dump is connected to this database, wait.
-    if exists (select 1 from pg_stat_activity a
-                where a.datid = (select d.oid from pg_database d where d.datname = current_database())
-                  and a.application_name = 'pg_dump' and a.pid <> pg_backend_pid()) then
-        return query select g.gen, 'busy', 0 from unnest(array[0, 1, 2, 3]::smallint[]) as g(gen);
-        return;
-    end if;
-    select * into v_settings from jq.settings;
-    -- The oldest generation first (the next slot's), then the one just left.
-    -- Its marks of jq.queue_waiters follow the jobs (their move may have used
-    -- some up), unless the generation is current or its jobs partition busy;
-    -- their row comes first, so a reader keyed by generation keeps the jobs'.
-    -- Locks are held until the call commits, so only the first lock taken may
-    -- be waited for: once one is held, the others are taken only if free at
-    -- once (else busy, and waited for at the next call), because a wait
-    -- meanwhile would stall every claim and enqueue behind the held lock too.
-    foreach v_gen in array array[((v_slot + 1) % 3)::smallint, ((v_slot + 2) % 3)::smallint] loop
-        select r.outcome, r.moved into v_outcome, v_moved
-          from jq._storage_rotate_generation(v_gen, v_now + v_settings.waiting_horizon,
-                                             v_settings.rotation_move_limit, v_settings.rotation_min_bytes,
-                                             not v_holding) r;
-        v_holding := jq._storage_holding_a_lock();
-        if v_outcome in ('truncated', 'moving', 'empty', 'small', 'draining') then
-            return query select v_gen, m.outcome, m.moved
-                           from jq._storage_rotate_marks(v_gen, v_settings.rotation_min_bytes, not v_holding) m;
-            v_holding := jq._storage_holding_a_lock();
-        end if;
-        return query select v_gen, v_outcome, v_moved;
-    end loop;
-    v_moved := jq._storage_promote_waiting(v_now + v_settings.waiting_horizon,
-                                           least(v_settings.rotation_move_limit, 500), not v_holding);  -- MOVE_BATCH
-    return query select 3::smallint, case when v_moved is null then 'busy' else 'promoted' end, coalesce(v_moved, 0);
-end
-$$;
-
---
--- Name: FUNCTION jq_storage_rotate(); Type: COMMENT; Schema: jq
---
-
-COMMENT ON FUNCTION jq.jq_storage_rotate() IS 'Empty and TRUNCATE the generations of jq.jobs that no longer take rows (live rows move to the current one, or to jobs_waiting when due beyond settings.waiting_horizon), and bring waiting jobs due within the horizon back -> one row per generation (generation, outcome: truncated/moving/empty/small/current/draining/busy/promoted, moved; empty: untouched since its truncation (no heap page, each index its metapage only); small: under settings.rotation_min_bytes on disk, indexes and TOAST included, kept; draining: a backlog the claims work down), preceded by one for its jq.queue_waiters marks when some moved (marks truncated, with how many moved into the current generation) or their lock was refused (marks busy). Gives up (busy) without waiting when another session holds a partition idle in transaction, waiting, prepared or for over 250 ms, else takes it only if free at once, then (on the next calls, while refused in a row) waits for the statements in flight 50 ms, then 250 ms; once it holds one partition''s lock it waits for no other (busy unless free at once); busy throughout while a pg_dump is connected. Moves at most 500 rows of each kind per call (moving: call again at once). Call every 2 s from one session, outside an explicit transaction (pyjq workers do).';
-
---
--- Name: jq_storage_turn(); Type: FUNCTION; Schema: jq
---
-
-CREATE FUNCTION jq.jq_storage_turn() RETURNS boolean
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
-    SET standard_conforming_strings TO 'on'
-    SET constraint_exclusion TO 'off'
-    AS $$
-declare
-    v_settings jq.settings;
-    v_current  smallint;
-    v_next     regclass;
-begin
-    select * into v_settings from jq.settings;
-    if v_settings.rotation_turn_bytes = 0 or not jq._storage_try_rotation_lock() then
-        return false;
-    end if;
-    v_current := jq._storage_current();
-    v_next := format('jq.jobs_g%s', (v_current + 1) % 3)::regclass;
-    if pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) < v_settings.rotation_turn_bytes
-       or not (jq._storage_untouched(v_next) or pg_total_relation_size(v_next) <= v_settings.rotation_min_bytes) then
-        return false;
-    end if;
-    perform nextval('jq.storage_slot_turns');
-    return true;
-end
-$$;
-
---
--- Name: FUNCTION jq_storage_turn(); Type: COMMENT; Schema: jq
---
-
-COMMENT ON FUNCTION jq.jq_storage_turn() IS 'End the current storage slot early -> true when it did: when the current generation''s heap has reached settings.rotation_turn_bytes and the next generation is empty (untouched since its truncation, or at most settings.rotation_min_bytes on disk with its indexes), new rows go into the next generation from now on, and the full one is truncated by the next jq_storage_rotate (call it 50 ms later). false: not full, the next generation not empty, turning off (rotation_turn_bytes 0), or another session rotating. Call every 0.25 s while jobs flow (pyjq workers do); without it slots last their two seconds.';
+COMMENT ON FUNCTION jq.jq_storage() IS 'The partitions of jq.jobs, then those of jq.queue_waiters -> (generation, partition_name, role: current/previous/oldest/waiting, live_rows and dead_rows from the statistics, bytes with indexes and TOAST, truncated_at, truncations, moved). What jq_tick keeps small.';
 
 --
 -- Name: jq_tenant_policies(); Type: FUNCTION; Schema: jq
@@ -4588,6 +4482,62 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) IS 'Jobs finished per time bucket from p_since (default a day ago) to now: (bucket_start, succeeded, cancelled, dead, failed_attempts); every bucket listed. Reads job_history by its partition key finished_at and dead_jobs by failed_at.';
+
+--
+-- Name: jq_tick(); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_tick() RETURNS TABLE(call_again_after interval, account jsonb)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
+    AS $$
+declare
+    v_settings jq.settings;
+    v_rotation record;
+    v_account  jsonb;
+    v_again    interval;
+    v_due      timestamptz;
+begin
+    if current_setting('transaction_isolation') <> 'read committed' then
+        raise exception 'jq_tick needs READ COMMITTED, not %', current_setting('transaction_isolation')
+              using errcode = '25001',
+                    hint = 'Call it outside an explicit transaction: a snapshot older than its locks would miss rows it must move.';
+    end if;
+    select * into v_settings from jq.settings;
+    if not pg_try_advisory_xact_lock(hashtext('jq.tick')) then
+        return query select v_settings.tick_interval, jsonb_build_object('ran', false);
+        return;
+    end if;
+
+    select * into v_rotation from jq._storage_rotate(v_settings);
+    v_account := v_rotation.account;
+    v_again := coalesce(v_rotation.call_again_after, v_settings.maintain_interval);
+
+    -- The maintenance waits for a call that holds no partition lock: claims
+    -- would wait for its whole length.
+    select t.maintained_at + v_settings.maintain_interval into v_due from jq.tick_state t;
+    if v_due is null or v_due <= clock_timestamp() then
+        if v_rotation.holding then
+            v_again := interval '0';
+        else
+            v_account := v_account || jsonb_build_object('maintenance', jq.jq_maintain());
+            update jq.tick_state t set maintained_at = clock_timestamp();
+            v_due := clock_timestamp() + v_settings.maintain_interval;
+        end if;
+    end if;
+    v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()));
+
+    return query select v_again, v_account || jsonb_build_object('ran', true);
+end
+$$;
+
+--
+-- Name: FUNCTION jq_tick(); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_tick() IS 'Does a bounded step of every periodic duty that is due (storage rotation, maintenance, schedules) -> (call_again_after, account of what it did). Call it in a loop from any number of sessions, outside an explicit transaction, sleeping call_again_after between calls.';
 
 --
 -- Name: jq_unhandled_types(); Type: FUNCTION; Schema: jq
@@ -4978,10 +4928,10 @@ CREATE TABLE jq.job_history_default (
 );
 
 --
--- Name: storage_slot_turns; Type: SEQUENCE; Schema: jq
+-- Name: storage_turns; Type: SEQUENCE; Schema: jq
 --
 
-CREATE SEQUENCE jq.storage_slot_turns
+CREATE SEQUENCE jq.storage_turns
     START WITH 0
     INCREMENT BY 1
     MINVALUE 0
@@ -4989,10 +4939,10 @@ CREATE SEQUENCE jq.storage_slot_turns
     CACHE 1;
 
 --
--- Name: SEQUENCE storage_slot_turns; Type: COMMENT; Schema: jq
+-- Name: SEQUENCE storage_turns; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON SEQUENCE jq.storage_slot_turns IS 'How many slots jq_storage_turn ended early: added to the slot number of jq._storage_generation, the default of jq.jobs.generation.';
+COMMENT ON SEQUENCE jq.storage_turns IS 'How many times jq_tick made the next generation current; jq._storage_generation takes it modulo 3.';
 
 --
 -- Name: jobs; Type: TABLE; Schema: jq
@@ -5020,7 +4970,7 @@ CREATE TABLE jq.jobs (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5040,7 +4990,7 @@ PARTITION BY LIST (generation);
 -- Name: TABLE jobs; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing), in generations (jobs_g0..g2, jobs_waiting) that jq_storage_rotate truncates: read it through the jq_* functions, a snapshot older than a truncation misses rows.';
+COMMENT ON TABLE jq.jobs IS 'Live jobs only (pending or processing), in generations (jobs_g0..g2, jobs_waiting) that jq_tick truncates: read it through the jq_* functions, a snapshot older than a truncation misses rows.';
 
 --
 -- Name: COLUMN jobs.metadata; Type: COMMENT; Schema: jq
@@ -5052,7 +5002,7 @@ COMMENT ON COLUMN jq.jobs.metadata IS 'Headers of the job (an object of strings)
 -- Name: COLUMN jobs.generation; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.jobs.generation IS 'Where the row is stored: 0..2 the generation of the two-second slot it was written in (jq._storage_slot), 3 jobs_waiting (due later than settings.waiting_horizon). Storage only: no rule reads it.';
+COMMENT ON COLUMN jq.jobs.generation IS 'Where the row is stored: 0..2 the generation current when it was written (jq._storage_generation), 3 jobs_waiting (due later than settings.waiting_horizon). Storage only: no rule reads it.';
 
 --
 -- Name: jobs_g0; Type: TABLE; Schema: jq
@@ -5080,7 +5030,7 @@ CREATE TABLE jq.jobs_g0 (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5122,7 +5072,7 @@ CREATE TABLE jq.jobs_g1 (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5164,7 +5114,7 @@ CREATE TABLE jq.jobs_g2 (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5206,7 +5156,7 @@ CREATE TABLE jq.jobs_waiting (
     orphaned smallint DEFAULT 0 NOT NULL,
     attempt_log jsonb,
     metadata jsonb,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL,
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL,
     CONSTRAINT jobs_attempts_range CHECK (((attempts >= 0) AND (attempts <= max_attempts))),
     CONSTRAINT jobs_concurrency_key_length CHECK (((char_length(concurrency_key) >= 1) AND (char_length(concurrency_key) <= 255))),
     CONSTRAINT jobs_idempotency_key_length CHECK (((char_length(idempotency_key) >= 1) AND (char_length(idempotency_key) <= 255))),
@@ -5226,7 +5176,7 @@ WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_thr
 -- Name: TABLE jobs_waiting; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.jobs_waiting IS 'Jobs due later than settings.waiting_horizon, out of the generations'' way; jq_storage_rotate moves them back when they come within it.';
+COMMENT ON TABLE jq.jobs_waiting IS 'Jobs due later than settings.waiting_horizon, out of the generations'' way; jq_tick moves them back when they come within it.';
 
 --
 -- Name: key_limits; Type: TABLE; Schema: jq
@@ -5309,7 +5259,7 @@ CREATE TABLE jq.queue_waiters (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL
 )
 PARTITION BY LIST (generation);
 
@@ -5323,7 +5273,7 @@ COMMENT ON TABLE jq.queue_waiters IS 'Workers waiting for work on a queue (jq_se
 -- Name: COLUMN queue_waiters.generation; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.queue_waiters.generation IS 'Where the mark is stored: the generation of the two-second slot it was written in (jq._storage_slot), as jq.jobs; jq_storage_rotate moves marks out of a generation and truncates it. Storage only: no rule reads it.';
+COMMENT ON COLUMN jq.queue_waiters.generation IS 'Where the mark is stored, as jq.jobs.generation; jq_tick moves marks out of a generation and truncates it. Storage only: no rule reads it.';
 
 --
 -- Name: queue_waiters_g0; Type: TABLE; Schema: jq
@@ -5334,7 +5284,7 @@ CREATE TABLE jq.queue_waiters_g0 (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL
 );
 
 --
@@ -5346,7 +5296,7 @@ CREATE TABLE jq.queue_waiters_g1 (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL
 );
 
 --
@@ -5358,7 +5308,7 @@ CREATE TABLE jq.queue_waiters_g2 (
     worker text NOT NULL,
     backend_pid integer NOT NULL,
     since timestamp with time zone NOT NULL,
-    generation smallint DEFAULT jq._storage_generation(statement_timestamp(), pg_sequence_last_value('jq.storage_slot_turns'::regclass)) NOT NULL
+    generation smallint DEFAULT jq._storage_generation(pg_sequence_last_value('jq.storage_turns'::regclass)) NOT NULL
 );
 
 --
@@ -5416,75 +5366,15 @@ CREATE TABLE jq.schedules (
 COMMENT ON TABLE jq.schedules IS 'Cron schedules in a named timezone with jitter; each slot enqueues one job (jq_schedule_put, jq_schedules_due, jq_schedules_fire).';
 
 --
--- Name: settings; Type: TABLE; Schema: jq
---
-
-CREATE TABLE jq.settings (
-    singleton boolean DEFAULT true NOT NULL,
-    idempotency_window interval DEFAULT '24:00:00'::interval NOT NULL,
-    history_retention interval DEFAULT '30 days'::interval NOT NULL,
-    history_premake_days integer DEFAULT 3 NOT NULL,
-    default_max_attempts integer DEFAULT 25 NOT NULL,
-    allow_test_clock boolean DEFAULT false NOT NULL,
-    max_payload_bytes integer DEFAULT 1048576 NOT NULL,
-    max_payload_depth integer DEFAULT 64 NOT NULL,
-    max_error_length integer DEFAULT 8000 NOT NULL,
-    worker_gone_after interval DEFAULT '00:00:15'::interval NOT NULL,
-    dead_retention interval DEFAULT '30 days'::interval NOT NULL,
-    audit_retention interval DEFAULT '90 days'::interval,
-    max_result_bytes integer DEFAULT 65536 NOT NULL,
-    waiting_horizon interval DEFAULT '00:05:00'::interval NOT NULL,
-    rotation_move_limit integer DEFAULT 2000 NOT NULL,
-    rotation_min_bytes integer DEFAULT 262144 NOT NULL,
-    rotation_turn_bytes integer DEFAULT 2097152 NOT NULL,
-    CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
-    CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
-    CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
-    CONSTRAINT settings_history_premake_days_range CHECK (((history_premake_days >= 1) AND (history_premake_days <= 60))),
-    CONSTRAINT settings_history_retention_positive CHECK ((history_retention >= '1 day'::interval)),
-    CONSTRAINT settings_idempotency_window_positive CHECK ((idempotency_window > '00:00:00'::interval)),
-    CONSTRAINT settings_max_error_length_range CHECK (((max_error_length >= 256) AND (max_error_length <= 1048576))),
-    CONSTRAINT settings_max_payload_bytes_range CHECK (((max_payload_bytes >= 1024) AND (max_payload_bytes <= 268435456))),
-    CONSTRAINT settings_max_payload_depth_range CHECK (((max_payload_depth >= 1) AND (max_payload_depth <= 10000))),
-    CONSTRAINT settings_max_result_bytes_range CHECK (((max_result_bytes >= 0) AND (max_result_bytes <= 1048576))),
-    CONSTRAINT settings_rotation_min_bytes_range CHECK (((rotation_min_bytes >= 0) AND (rotation_min_bytes <= 1073741824))),
-    CONSTRAINT settings_rotation_move_limit_range CHECK (((rotation_move_limit >= 10) AND (rotation_move_limit <= 100000))),
-    CONSTRAINT settings_rotation_turn_bytes_range CHECK (((rotation_turn_bytes >= 0) AND (rotation_turn_bytes <= 1073741824))),
-    CONSTRAINT settings_singleton CHECK (singleton),
-    CONSTRAINT settings_waiting_horizon_range CHECK (((waiting_horizon >= '00:00:10'::interval) AND (waiting_horizon <= '1 day'::interval))),
-    CONSTRAINT settings_worker_gone_after_range CHECK (((worker_gone_after >= '00:00:05'::interval) AND (worker_gone_after <= '01:00:00'::interval)))
-);
-
---
--- Name: TABLE settings; Type: COMMENT; Schema: jq
---
-
-COMMENT ON TABLE jq.settings IS 'One row of tunables: idempotency window, history retention and premade days, default max_attempts, input bounds (payload bytes and depth, error length, result bytes), how long a silent worker is gone after, and whether the test clock (jq.now) is honoured.';
-
---
--- Name: COLUMN settings.rotation_min_bytes; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.settings.rotation_min_bytes IS 'jq_storage_rotate keeps a generation smaller than this many bytes on disk (heap, indexes and TOAST; outcome small), and its jq.queue_waiters marks below a quarter of it, instead of truncating them; jq_storage_turn turns only into a generation this small or untouched since its truncation; 0: truncate every generation.';
-
---
--- Name: COLUMN settings.rotation_turn_bytes; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.settings.rotation_turn_bytes IS 'jq_storage_turn ends the current slot early once its generation''s heap has this many bytes and the next generation is empty; 0: never.';
-
---
 -- Name: storage_generations; Type: TABLE; Schema: jq
 --
 
 CREATE TABLE jq.storage_generations (
     generation smallint NOT NULL,
+    current_since timestamp with time zone DEFAULT now() NOT NULL,
     truncated_at timestamp with time zone,
     truncations bigint DEFAULT 0 NOT NULL,
     moved bigint DEFAULT 0 NOT NULL,
-    refused integer DEFAULT 0 NOT NULL,
-    live_rows integer,
-    live_at timestamp with time zone,
     marks_truncated_at timestamp with time zone,
     marks_truncations bigint DEFAULT 0 NOT NULL,
     marks_moved bigint DEFAULT 0 NOT NULL,
@@ -5495,37 +5385,7 @@ CREATE TABLE jq.storage_generations (
 -- Name: TABLE storage_generations; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs: when jq_storage_rotate last truncated it, how many times, how many live rows it moved out first, and how many of its lock requests in a row were refused (busy).';
-
---
--- Name: COLUMN storage_generations.live_rows; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.storage_generations.live_rows IS 'The live rows of the generation when jq_storage_rotate last saw them change (counted up to ten times settings.rotation_move_limit plus one); -1 while it empties the generation; null once truncated.';
-
---
--- Name: COLUMN storage_generations.live_at; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.storage_generations.live_at IS 'When live_rows last changed.';
-
---
--- Name: COLUMN storage_generations.marks_truncated_at; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.storage_generations.marks_truncated_at IS 'When jq_storage_rotate last truncated the generation''s partition of jq.queue_waiters.';
-
---
--- Name: COLUMN storage_generations.marks_truncations; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.storage_generations.marks_truncations IS 'How many times jq_storage_rotate truncated the generation''s partition of jq.queue_waiters.';
-
---
--- Name: COLUMN storage_generations.marks_moved; Type: COMMENT; Schema: jq
---
-
-COMMENT ON COLUMN jq.storage_generations.marks_moved IS 'How many marks of jq.queue_waiters jq_storage_rotate moved out of the generation before truncating it.';
+COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs and jq.queue_waiters: since when it is (or last was) current, when jq_tick last truncated each of its partitions, how many times, and how many live rows it moved out first.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -5549,6 +5409,22 @@ CREATE TABLE jq.tenant_policies (
 --
 
 COMMENT ON TABLE jq.tenant_policies IS 'Optional per-tenant weight (shares of a queue) and max_running (cap on running jobs) per (queue, tenant); queue or tenant ''*'' is the default for any; tenant '''' is jobs without a tenant. Written by jq_tenant_policy_set.';
+
+--
+-- Name: tick_state; Type: TABLE; Schema: jq
+--
+
+CREATE TABLE jq.tick_state (
+    singleton boolean DEFAULT true NOT NULL,
+    maintained_at timestamp with time zone,
+    CONSTRAINT tick_state_singleton CHECK (singleton)
+);
+
+--
+-- Name: TABLE tick_state; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON TABLE jq.tick_state IS 'When jq_tick last ran the maintenance (settings.maintain_interval).';
 
 --
 -- Name: timezone_names; Type: TABLE; Schema: jq
@@ -5791,6 +5667,13 @@ ALTER TABLE ONLY jq.storage_generations
 
 ALTER TABLE ONLY jq.tenant_policies
     ADD CONSTRAINT tenant_policies_pkey PRIMARY KEY (queue, tenant);
+
+--
+-- Name: tick_state tick_state_pkey; Type: CONSTRAINT; Schema: jq
+--
+
+ALTER TABLE ONLY jq.tick_state
+    ADD CONSTRAINT tick_state_pkey PRIMARY KEY (singleton);
 
 --
 -- Name: timezone_names timezone_names_pkey; Type: CONSTRAINT; Schema: jq
@@ -7008,81 +6891,164 @@ REVOKE ALL ON FUNCTION jq._storage_current() FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_current() TO jq_admin;
 
 --
--- Name: FUNCTION _storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_empty(p_part regclass, p_target smallint, p_wait_after timestamp with time zone, p_batch integer, OUT moved integer, OUT truncated boolean); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_empty(p_part text, p_target smallint, p_wait_after timestamp with time zone, p_limit integer, OUT moved integer, OUT truncated boolean) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_empty(p_part regclass, p_target smallint, p_wait_after timestamp with time zone, p_batch integer, OUT moved integer, OUT truncated boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_empty(p_part regclass, p_target smallint, p_wait_after timestamp with time zone, p_batch integer, OUT moved integer, OUT truncated boolean) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_generation(p_at timestamp with time zone, p_turns bigint); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_empty_marks(p_generation smallint, p_target smallint); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_generation(p_at timestamp with time zone, p_turns bigint) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_generation(p_at timestamp with time zone, p_turns bigint) TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_empty_marks(p_generation smallint, p_target smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_empty_marks(p_generation smallint, p_target smallint) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_holding_a_lock(); Type: ACL; Schema: jq
+-- Name: FUNCTION _storage_generation(p_turns bigint); Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_holding_a_lock() FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_holding_a_lock() TO jq_admin;
+REVOKE ALL ON FUNCTION jq._storage_generation(p_turns bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_generation(p_turns bigint) TO jq_admin;
 
 --
--- Name: FUNCTION _storage_live_by_statistics(p_part regclass); Type: ACL; Schema: jq
+-- Name: TABLE settings; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_live_by_statistics(p_part regclass) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_live_by_statistics(p_part regclass) TO jq_admin;
+GRANT SELECT ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_lock(p_part text, p_wait interval); Type: ACL; Schema: jq
+-- Name: COLUMN settings.idempotency_window; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_lock(p_part text, p_wait interval) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_lock(p_part text, p_wait interval) TO jq_admin;
+GRANT UPDATE(idempotency_window) ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_lock_held_long(p_rel regclass, p_patience interval); Type: ACL; Schema: jq
+-- Name: COLUMN settings.history_retention; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_lock_held_long(p_rel regclass, p_patience interval) TO jq_admin;
+GRANT UPDATE(history_retention) ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean); Type: ACL; Schema: jq
+-- Name: COLUMN settings.history_premake_days; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_promote_waiting(p_due_before timestamp with time zone, p_move_limit integer, p_may_wait boolean) TO jq_admin;
+GRANT UPDATE(history_premake_days) ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean); Type: ACL; Schema: jq
+-- Name: COLUMN settings.default_max_attempts; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_rotate_generation(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer, p_may_wait boolean) TO jq_admin;
+GRANT UPDATE(default_max_attempts) ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean); Type: ACL; Schema: jq
+-- Name: COLUMN settings.max_payload_bytes; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_rotate_marks(p_generation smallint, p_min_bytes integer, p_may_wait boolean) TO jq_admin;
+GRANT UPDATE(max_payload_bytes) ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_slot(p_at timestamp with time zone); Type: ACL; Schema: jq
+-- Name: COLUMN settings.max_payload_depth; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_slot(p_at timestamp with time zone) TO jq_admin;
+GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
 
 --
--- Name: FUNCTION _storage_try_rotation_lock(); Type: ACL; Schema: jq
+-- Name: COLUMN settings.max_error_length; Type: ACL; Schema: jq
 --
 
-REVOKE ALL ON FUNCTION jq._storage_try_rotation_lock() FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_try_rotation_lock() TO jq_admin;
+GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.dead_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(dead_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.audit_retention; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(audit_retention) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.max_result_bytes; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(max_result_bytes) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotate_storage; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotate_storage) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.waiting_horizon; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(waiting_horizon) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_turn_after; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_turn_after) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_turn_bytes; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_turn_bytes) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_min_bytes; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_min_bytes) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_move_batch; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_move_batch) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_move_limit; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_move_limit) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.rotation_backlog_wait; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(rotation_backlog_wait) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.tick_lock_wait; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(tick_lock_wait) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.tick_interval; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(tick_interval) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.maintain_interval; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(maintain_interval) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_rotate(p_settings jq.settings, OUT account jsonb, OUT call_again_after interval, OUT holding boolean); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_rotate(p_settings jq.settings, OUT account jsonb, OUT call_again_after interval, OUT holding boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_rotate(p_settings jq.settings, OUT account jsonb, OUT call_again_after interval, OUT holding boolean) TO jq_admin;
 
 --
 -- Name: FUNCTION _storage_untouched(p_part regclass); Type: ACL; Schema: jq
@@ -7090,20 +7056,6 @@ GRANT ALL ON FUNCTION jq._storage_try_rotation_lock() TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq._storage_untouched(p_part regclass) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_untouched(p_part regclass) TO jq_admin;
-
---
--- Name: FUNCTION _storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone); Type: ACL; Schema: jq
---
-
-REVOKE ALL ON FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_waits(p_status text, p_deferred boolean, p_run_at timestamp with time zone, p_wait_after timestamp with time zone) TO jq_admin;
-
---
--- Name: FUNCTION _storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer); Type: ACL; Schema: jq
---
-
-REVOKE ALL ON FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION jq._storage_worth_emptying(p_generation smallint, p_wait_after timestamp with time zone, p_move_limit integer, p_min_bytes integer) TO jq_admin;
 
 --
 -- Name: FUNCTION _take_idempotency_keys(p_queues text[], p_keys text[], p_job_ids uuid[], p_now timestamp with time zone); Type: ACL; Schema: jq
@@ -7118,6 +7070,13 @@ GRANT ALL ON FUNCTION jq._take_idempotency_keys(p_queues text[], p_keys text[], 
 
 REVOKE ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._tenant_policy(p_queue text, p_tenant text, OUT weight integer, OUT max_running integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _try_lock(p_rel regclass, p_mode text, p_patience interval); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._try_lock(p_rel regclass, p_mode text, p_patience interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._try_lock(p_rel regclass, p_mode text, p_patience interval) TO jq_admin;
 
 --
 -- Name: FUNCTION _wake_queue(p_queue text); Type: ACL; Schema: jq
@@ -7433,22 +7392,6 @@ GRANT ALL ON FUNCTION jq.jq_storage() TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_storage() TO jq_admin;
 
 --
--- Name: FUNCTION jq_storage_rotate(); Type: ACL; Schema: jq
---
-
-REVOKE ALL ON FUNCTION jq.jq_storage_rotate() FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_storage_rotate() TO jq_worker;
-GRANT ALL ON FUNCTION jq.jq_storage_rotate() TO jq_admin;
-
---
--- Name: FUNCTION jq_storage_turn(); Type: ACL; Schema: jq
---
-
-REVOKE ALL ON FUNCTION jq.jq_storage_turn() FROM PUBLIC;
-GRANT ALL ON FUNCTION jq.jq_storage_turn() TO jq_worker;
-GRANT ALL ON FUNCTION jq.jq_storage_turn() TO jq_admin;
-
---
 -- Name: FUNCTION jq_tenant_policies(); Type: ACL; Schema: jq
 --
 
@@ -7482,6 +7425,14 @@ GRANT ALL ON FUNCTION jq.jq_tenants(p_queue text) TO jq_admin;
 
 REVOKE ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_throughput(p_since timestamp with time zone, p_bucket interval) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_tick(); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_tick() FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_tick() TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_tick() TO jq_admin;
 
 --
 -- Name: FUNCTION jq_unhandled_types(); Type: ACL; Schema: jq
@@ -7575,10 +7526,10 @@ GRANT SELECT ON TABLE jq.job_history TO jq_admin;
 GRANT SELECT ON TABLE jq.job_history_default TO jq_admin;
 
 --
--- Name: SEQUENCE storage_slot_turns; Type: ACL; Schema: jq
+-- Name: SEQUENCE storage_turns; Type: ACL; Schema: jq
 --
 
-GRANT SELECT ON SEQUENCE jq.storage_slot_turns TO jq_admin;
+GRANT SELECT ON SEQUENCE jq.storage_turns TO jq_admin;
 
 --
 -- Name: TABLE jobs; Type: ACL; Schema: jq
@@ -7671,84 +7622,6 @@ GRANT SELECT ON TABLE jq.release TO jq_admin;
 GRANT SELECT ON TABLE jq.schedules TO jq_admin;
 
 --
--- Name: TABLE settings; Type: ACL; Schema: jq
---
-
-GRANT SELECT ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.idempotency_window; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(idempotency_window) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.history_retention; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(history_retention) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.history_premake_days; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(history_premake_days) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.default_max_attempts; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(default_max_attempts) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.max_payload_bytes; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(max_payload_bytes) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.max_payload_depth; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(max_payload_depth) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.max_error_length; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(max_error_length) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.dead_retention; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(dead_retention) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.audit_retention; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(audit_retention) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.max_result_bytes; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(max_result_bytes) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.waiting_horizon; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(waiting_horizon) ON TABLE jq.settings TO jq_admin;
-
---
--- Name: COLUMN settings.rotation_move_limit; Type: ACL; Schema: jq
---
-
-GRANT UPDATE(rotation_move_limit) ON TABLE jq.settings TO jq_admin;
-
---
 -- Name: TABLE storage_generations; Type: ACL; Schema: jq
 --
 
@@ -7759,6 +7632,12 @@ GRANT SELECT ON TABLE jq.storage_generations TO jq_admin;
 --
 
 GRANT SELECT ON TABLE jq.tenant_policies TO jq_admin;
+
+--
+-- Name: TABLE tick_state; Type: ACL; Schema: jq
+--
+
+GRANT SELECT ON TABLE jq.tick_state TO jq_admin;
 
 --
 -- Name: TABLE timezone_names; Type: ACL; Schema: jq

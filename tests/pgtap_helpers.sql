@@ -148,24 +148,48 @@ as $$
 $$;
 update jq.settings set allow_test_clock = true;  -- the suite moves the clock (jq_test.set_now)
 
--- Sleeps until just after the next two-second storage slot boundary
--- (jq._storage_current) and returns the generation now current, so a test of
--- jq_storage_rotate has most of a slot before the current generation changes.
+-- The generation now current (jq._storage_current): only jq_tick changes it,
+-- so a test has it for as long as it does not tick.
 create or replace function jq_test.at_slot_start()
 returns smallint
-language plpgsql
+language sql
 as $$
-begin
-    perform pg_sleep(2 - mod(extract(epoch from clock_timestamp())::numeric, 2) + 0.05);
-    return jq._storage_current();
-end
+    select jq._storage_current()
+$$;
+
+-- Makes generation p_generation as old as p_age (jq.storage_generations.current_since):
+-- the current one old enough to turn, or the oldest one waiting that long.
+create or replace function jq_test.age_generation(p_generation integer, p_age interval)
+returns void
+language sql
+as $$
+    update jq.storage_generations set current_since = clock_timestamp() - p_age where generation = p_generation
 $$;
 
 -- Moves a job into another generation of jq.jobs (an UPDATE of the partition
--- key moves the row), as if it had been written in that slot.
+-- key moves the row), as if it had been written while that generation was current.
 create or replace function jq_test.store_in(p_job_id uuid, p_generation integer)
 returns void
 language sql
 as $$
     update jq.jobs set generation = p_generation where id = p_job_id
+$$;
+
+-- Empties the oldest generation (jobs and marks) as jq_tick would, without
+-- turning: rows that earlier tests wrote and rolled back leave pages behind,
+-- and a turn waits until the oldest generation is empty.
+create or replace function jq_test.empty_oldest()
+returns void
+language plpgsql
+as $$
+declare
+    v_oldest smallint;
+begin
+    for i in 1..50 loop
+        v_oldest := (jq._storage_current() + 1) % 3;
+        exit when jq._storage_untouched(format('jq.jobs_g%s', v_oldest)::regclass)
+              and pg_relation_size(format('jq.queue_waiters_g%s', v_oldest)::regclass) = 0;
+        perform jq._storage_rotate(s) from jq.settings s;
+    end loop;
+end
 $$;

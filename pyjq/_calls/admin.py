@@ -1,5 +1,5 @@
-"""Operator calls: dead letters, queue figures, maintenance, the installed release
-(sql/functions/dead_letters.sql, lookup.sql, maintenance.sql)."""
+"""Operator calls: dead letters, queue figures, the periodic call and maintenance, the
+installed release (sql/functions/dead_letters.sql, lookup.sql, tick.sql, maintenance.sql)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from . import Many, Scalar
+from . import Many, One, Scalar
 
 __all__ = [
     "DEAD_GROUPS",
@@ -15,9 +15,11 @@ __all__ = [
     "MAINTAIN",
     "RETRY_DEAD",
     "STATS",
+    "TICK",
     "VERSION",
     "DeadGroup",
     "QueueStats",
+    "Tick",
 ]
 
 
@@ -42,6 +44,14 @@ class QueueStats:
     paused: bool = False  # the whole queue is paused (jq_queue_pause)
 
 
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """What one jq_tick call did, and how soon to call it again."""
+
+    call_again_after: timedelta
+    account: dict[str, Any]  # {"ran": bool, "rotation": outcome, "generation", "moved", "maintenance", ...}
+
+
 # error selects groups as jq_retry_dead does: fingerprint, raw message, or case-insensitive substring.
 DEAD_GROUPS: Many[DeadGroup] = Many(
     DeadGroup,
@@ -54,6 +64,7 @@ RETRY_DEAD: Scalar[int] = Scalar(
 )
 STATS: Many[QueueStats] = Many(QueueStats, "select * from jq.jq_stats()")
 MAINTAIN: Scalar[dict[str, Any]] = Scalar("select jq.jq_maintain()")
+TICK: One[Tick] = One(Tick, "select call_again_after, account from jq.jq_tick()")
 VERSION: Scalar[str] = Scalar("select jq.jq_version()")
 # Whether jq_version exists at all: calling it in a database without jq fails (3F000/42883).
 IS_INSTALLED: Scalar[bool] = Scalar("select to_regprocedure('jq.jq_version()') is not null")

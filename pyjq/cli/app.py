@@ -121,6 +121,7 @@ for _command in (
     fairness.policy,
     fairness.key_limit,
     fairness.queue,
+    maintain.tick,
     maintain.maintain,
     serve.serve,
     dev.dev,

@@ -127,7 +127,7 @@ def create_app(
     add_audit_routes(app.router, db, viewer)  # read-only: a viewer token too
     add_attempt_routes(app.router, db, viewer)
     add_operator_job_routes(app.router, db, admin)
-    add_storage_routes(app.router, db, admin, viewer)
+    add_storage_routes(app.router, db, viewer)
     _mount_console(app, db, store)
 
     @app.get("/openapi.json", include_in_schema=False)

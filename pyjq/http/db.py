@@ -331,9 +331,3 @@ class Database:
     async def storage(self) -> list[storage_calls.StoragePart]:
         async with self._connection() as conn:
             return await storage_calls.STORAGE.run_async(conn)
-
-    async def storage_rotate(self) -> list[storage_calls.Rotation]:
-        """One rotation in a READ COMMITTED transaction of its own: its statements before the call take no
-        lock and no snapshot the call depends on, and the partitions' locks end with the commit."""
-        async with self._connection() as conn:
-            return await storage_calls.STORAGE_ROTATE.run_async(conn)

@@ -1,4 +1,4 @@
-"""Bodies of the storage routes (pydantic, camelCase): GET /storage and POST /storage/rotate."""
+"""Bodies of the storage route (pydantic, camelCase): GET /storage."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 from .models import _Response
 
-__all__ = ["StorageList", "StoragePart", "StorageRotation", "StorageRotationList"]
+__all__ = ["StorageList", "StoragePart"]
 
 
 class StoragePart(_Response):
@@ -17,13 +17,13 @@ class StoragePart(_Response):
         description="jobs_g0, jobs_g1, jobs_g2 or jobs_waiting; queue_waiters_g0, _g1 or _g2 (schema jq)."
     )
     role: str = Field(
-        description="current (takes new rows now), previous (took them the slot before), oldest (the next to "
-        "take them, emptied by the rotation) or waiting."
+        description="current (takes new rows now), previous (took them before the last turn), oldest (the next to "
+        "take them, emptied by jq_tick) or waiting."
     )
     live_rows: int = Field(description="Live rows, from PostgreSQL's statistics (a moment behind).")
     dead_rows: int = Field(description="Dead row versions, from the statistics: what a held snapshot pins.")
     bytes: int = Field(description="On disk, indexes and TOAST included.")
-    truncated_at: datetime | None = Field(description="The last truncation by jq_storage_rotate; null: never.")
+    truncated_at: datetime | None = Field(description="The last truncation by jq_tick; null: never.")
     truncations: int = Field(description="Truncations since jq was installed.")
     moved: int = Field(description="Live rows the rotation has moved out of it, in all.")
 
@@ -50,23 +50,4 @@ class StorageList(_Response):
     )
     partitions: list[StoragePart] = Field(
         description="The four partitions of jq.jobs by generation, then the three of jq.queue_waiters."
-    )
-
-
-class StorageRotation(_Response):
-    generation: int | None = Field(description="The generation tried (3: jobs_waiting); null: rotating elsewhere.")
-    outcome: str = Field(
-        description="truncated, moving (rows left to move: call again), empty (untouched since its truncation), "
-        "small (under settings.rotation_min_bytes on disk, indexes included: kept), current, draining (more live rows "
-        "than settings.rotation_move_limit: a backlog, left to the claims), busy (another session holds a lock on "
-        "it), promoted (jobs_waiting), rotating elsewhere; marks truncated, marks busy (its jq.queue_waiters marks)."
-    )
-    moved: int = Field(description="Rows moved by this call.")
-
-
-class StorageRotationList(_Response):
-    rotations: list[StorageRotation] = Field(description="One entry per generation tried, in the order tried.")
-    hint: str | None = Field(
-        description="Null, unless every generation that needed truncating was busy: what most likely holds it "
-        "(a pg_dump, a transaction left open) and the query that finds the session."
     )

@@ -24,10 +24,10 @@ handlers, batches calls and keeps connections healthy:
 * shutdown (``shutdown``, ``release``): a grace period, ``jq_release``, a last flush;
 * connections (``connections``, ``listener``): never fatal; a fast reconnect
   probe, a checked LISTEN session, ``listen_dsn`` behind PgBouncer, nothing prepared;
-* ``jq_maintain`` and the check for job types nobody handles (``maintenance``,
-  ``unhandled``: one WARNING per such queue and type), the rotation of jq.jobs'
-  generations (``storage``, every two seconds), and the cron ``Scheduler``,
-  each on a timer.
+* the periodic call (``tick``): ``jq_tick`` in a loop, sleeping what it answers
+  (storage rotation, maintenance: the policy is SQL's); the check for job types
+  nobody handles (``unhandled``: one WARNING per such queue and type) and the cron
+  ``Scheduler``, each on a timer.
 
 Task objects (pyjq.tasks): ``@worker.task(...)`` or ``worker.add_tasks(registry)``
 registers a task's handler with its timeout and retry policy.
@@ -65,6 +65,7 @@ import os
 import secrets
 import signal
 import socket
+import warnings
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import suppress
@@ -85,12 +86,11 @@ from .handlers import make_handler
 from .heartbeat import Heartbeat
 from .listener import Listener
 from .log import logger
-from .maintenance import Maintenance
 from .registry import Registry
 from .shutdown import shut_down, stop_loops
 from .state import Handler, RunState
-from .storage import StorageRotation
 from .threads import HandlerThreads
+from .tick import Ticker
 from .timing import Backoff
 from .unhandled import UnhandledTypes
 
@@ -117,6 +117,9 @@ class RunSummary:
         return self.succeeded + self.failed_retrying + self.dead + self.cancelled + self.lease_lost + self.released
 
 
+_UNSET: Any = object()  # maintain_interval not passed
+
+
 @dataclass(eq=False)
 class _Parts:
     """The parts of one run, and their tasks."""
@@ -128,8 +131,8 @@ class _Parts:
     claimer: Claimer
     completer: Completer
     heartbeat: Heartbeat
-    maintenance: Maintenance | None
-    storage: StorageRotation | None
+    ticker: Ticker | None
+    unhandled: UnhandledTypes | None
     registry: Registry
     done: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict)
@@ -145,7 +148,8 @@ class Worker:
             it (timedelta or seconds); extended by the heartbeat.
         poll_interval: seconds between safety polls of an idle queue.
         name: the worker's name in ``locked_by``; default ``host:pid:random``.
-        maintain_interval: seconds between ``jq_maintain`` calls (None: never).
+        maintain_interval: deprecated and ignored: jq.settings.maintain_interval says how often
+            jq_tick runs the maintenance. ``None`` still means ``tick=False``.
         flush_interval: seconds a result may wait to be batched with others.
         flush_size: results written at once as soon as this many are waiting.
         shutdown_grace: seconds running jobs get to finish on shutdown.
@@ -163,9 +167,10 @@ class Worker:
         check_unhandled: seconds between checks for job types waiting in the
             worker's queues that no running worker handles (jq_unhandled_types;
             one WARNING per queue and type). None: never.
-        rotate_storage: seconds between ``jq_storage_rotate`` calls (at least
-            2, the slot length; docs/storage.md). None: never (then some other
-            session must call it, or jq.jobs grows under long transactions).
+        tick: call ``jq_tick`` in a loop, as often as it asks (default True): the
+            storage rotation, the maintenance and every other periodic duty
+            (docs/worker.md). False: some other session must (another worker,
+            pg_cron), or jq.jobs grows under long transactions.
     """
 
     def __init__(
@@ -176,7 +181,7 @@ class Worker:
         lease: timedelta | float = timedelta(minutes=5),
         poll_interval: float = 2.0,
         name: str | None = None,
-        maintain_interval: float | None = 60.0,
+        maintain_interval: float | None = _UNSET,
         flush_interval: float = 0.005,
         flush_size: int = 100,
         shutdown_grace: float = 30.0,
@@ -186,7 +191,7 @@ class Worker:
         listen: bool = True,
         connect_timeout: float | None = None,
         check_unhandled: float | None = 30.0,
-        rotate_storage: float | None = 2.0,
+        tick: bool = True,
     ):
         queues = _check_queues(queues if queues is not None else {"default": 10})
         if not isinstance(lease, timedelta):
@@ -209,10 +214,18 @@ class Worker:
         self.queues: dict[str, int] = queues
         self.lease = lease
         self.poll_interval = float(poll_interval)
-        self.maintain_interval = maintain_interval if maintain_interval and maintain_interval > 0 else None
+        if maintain_interval is not _UNSET:
+            warnings.warn(
+                "Worker(maintain_interval=...) is ignored: jq_tick runs the maintenance every"
+                " jq.settings.maintain_interval; pass tick=False for a worker that makes no periodic call",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            if not maintain_interval:
+                tick = False
+        self.tick = bool(tick)
         self.schedules = bool(schedules)
         self.check_unhandled = check_unhandled if check_unhandled and check_unhandled > 0 else None
-        self.rotate_storage = float(rotate_storage) if rotate_storage and rotate_storage > 0 else None
         self.flush_interval = max(0.0, float(flush_interval))
         self.flush_size = int(flush_size)
         self.shutdown_grace = max(0.0, float(shutdown_grace))
@@ -478,10 +491,12 @@ class Worker:
             ),
             completer=Completer(state, connections, worker_name=self.name, flush_interval=self.flush_interval),
             heartbeat=heartbeat,
-            maintenance=self._maintenance(state, connections),
-            storage=(
-                StorageRotation(state, connections, worker_name=self.name, interval=self.rotate_storage)
-                if self.rotate_storage
+            ticker=Ticker(state, connections, worker_name=self.name) if self.tick else None,
+            unhandled=(
+                UnhandledTypes(
+                    worker_name=self.name, queues=list(self.queues), types=self.types, interval=self.check_unhandled
+                )
+                if self.check_unhandled
                 else None
             ),
             registry=Registry(
@@ -494,19 +509,6 @@ class Worker:
             ),
         )
 
-    def _maintenance(self, state: RunState, connections: Connections) -> Maintenance | None:
-        """jq_maintain and the unhandled-types check, when either is on."""
-        if not self.maintain_interval and not self.check_unhandled:
-            return None
-        unhandled = None
-        if self.check_unhandled:
-            unhandled = UnhandledTypes(
-                worker_name=self.name, queues=list(self.queues), types=self.types, interval=self.check_unhandled
-            )
-        return Maintenance(
-            state, connections, worker_name=self.name, interval=self.maintain_interval, unhandled=unhandled
-        )
-
     def _start_parts(self, parts: _Parts) -> None:
         tasks = parts.tasks
         parts.registry.start()  # its own thread and connection (registry.py)
@@ -517,10 +519,11 @@ class Worker:
             return
         if self.listen:
             tasks["listener"] = self._spawn("listener", parts.listener.run)
-        if parts.maintenance is not None:
-            tasks["maintenance"] = self._spawn("maintenance", parts.maintenance.run)
-        if parts.storage is not None:
-            tasks["storage"] = self._spawn("storage", parts.storage.run)
+        if parts.ticker is not None:
+            tasks["tick"] = self._spawn("tick", parts.ticker.run)
+        if parts.unhandled is not None:
+            unhandled = parts.unhandled
+            tasks["unhandled"] = self._spawn("unhandled", lambda: unhandled.run(parts.state, parts.connections))
         if self.schedules:
             # Fires due cron schedules; safe in every worker at once. Its own
             # connection: a large tick must not starve the claim pool.

@@ -48,7 +48,7 @@ __all__ = [
 # psycopg.OperationalError among them means the database could not be reached.
 DATABASE_ERRORS = (psycopg.Error, JQError)
 POOL_TIMEOUT = 10.0  # the longest a part waits for a connection before its call fails
-MAX_CONNECTIONS = 5  # claimer, completer, heartbeat, maintenance, storage rotation at once
+MAX_CONNECTIONS = 5  # claimer, completer, heartbeat, tick, unhandled-types check at once
 PROBE_INTERVAL = 0.25  # seconds between connection attempts early in an outage
 FAST_PROBING = 30.0  # seconds of an outage probed every PROBE_INTERVAL; then every second
 CHECK_AFTER_IDLE = 5.0  # an idle connection unused this long is checked before use

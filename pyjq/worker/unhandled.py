@@ -2,8 +2,8 @@
 
 A job whose type no worker has a handler for is never claimed and never fails:
 without a word it waits for ever (a typo in a type name, a handler not deployed
-yet). The maintenance part asks ``jq_unhandled_types`` every ``interval`` seconds
-(30 by default) on the run's pool, and this logs one WARNING per (queue, type)
+yet). The worker asks ``jq_unhandled_types`` every ``interval`` seconds (30 by
+default, with jitter) on the run's pool, and logs one WARNING per (queue, type)
 the first time it shows up in one of this worker's queues::
 
     jobs of type 'make_report' wait in queue 'default' and no running worker handles them:
@@ -15,13 +15,18 @@ The answer speaks only for queues whose live workers all registered their types
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 
 from .._calls.registry import UNHANDLED_TYPES, UnhandledType
-from .log import logger
+from .connections import DATABASE_ERRORS, Connections
+from .log import log_db_error, logger
+from .state import RunState
+from .timing import BACKOFF_CAP
 
 __all__ = ["UnhandledTypes"]
 
@@ -35,6 +40,21 @@ class UnhandledTypes:
         self._types = sorted(types)
         self.interval = interval
         self._warned: set[tuple[str, str]] = set()
+
+    async def run(self, state: RunState, connections: Connections) -> None:
+        """Until cancelled; the first check after half to one interval, so workers started together spread out."""
+        delay = self.interval * random.uniform(0.5, 1.0)
+        while True:
+            await asyncio.sleep(delay)
+            state.stats["unhandled_types"] += 1
+            state.stats["round_trips"] += 1
+            delay = self.interval * random.uniform(0.8, 1.2)
+            try:
+                async with connections.connection() as conn:
+                    await self.check(conn)
+            except DATABASE_ERRORS as exc:
+                log_db_error(self._name, "jq_unhandled_types", exc)
+                delay = min(delay, BACKOFF_CAP)
 
     async def check(self, conn: psycopg.AsyncConnection[Any]) -> list[UnhandledType]:
         """One jq_unhandled_types call; returns the rows of this worker's queues that were new."""

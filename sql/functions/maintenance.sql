@@ -1,9 +1,12 @@
 -- Maintenance: history partition rotation, key purging, lease reaping.
--- Workers call jq_maintain now and then; many may call it at once.
+-- jq_tick calls jq_maintain every settings.maintain_interval; 0.5.0 workers
+-- call it themselves. Many may call it at once: one does the work.
 
 -- Creates the day partitions of jq.job_history from today (UTC) to
 -- settings.history_premake_days ahead. Rows that landed in the default
 -- partition for such a day are moved into it first, so attaching never fails.
+-- Attaching locks the default partition: when a completion holds it, the
+-- day waits for the next call rather than have completions queue behind us.
 create or replace function jq._make_history_partitions(p_now timestamptz)
 returns integer
 language plpgsql
@@ -23,6 +26,7 @@ begin
     loop
         v_name := 'job_history_p' || to_char(v_day, 'YYYYMMDD');
         continue when to_regclass('jq.' || v_name) is not null;
+        exit when not jq._try_lock('jq.job_history_default', 'access exclusive', (select s.tick_lock_wait from jq.settings s));
         v_from := v_day::timestamp at time zone 'UTC';
         v_to := (v_day + 1)::timestamp at time zone 'UTC';
         execute format('create table jq.%I (like jq.job_history including defaults including constraints)', v_name);
@@ -37,7 +41,8 @@ end
 $$;
 
 -- Drops day partitions (and default-partition rows) older than
--- settings.history_retention.
+-- settings.history_retention. Dropping one locks jq.job_history, which every
+-- completion writes: when one holds it, the drop waits for the next call.
 create or replace function jq._drop_history_partitions(p_now timestamptz)
 returns integer
 language plpgsql
@@ -56,6 +61,7 @@ begin
            and (to_date(substr(c.relname, 14), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= v_cutoff
          order by c.relname
     loop
+        exit when not jq._try_lock('jq.job_history', 'access exclusive', (select s.tick_lock_wait from jq.settings s));
         execute format('drop table jq.%I', v_name);
         v_dropped := v_dropped + 1;
     end loop;
@@ -128,9 +134,6 @@ begin
     if not pg_try_advisory_xact_lock(hashtext('jq.maintain')) then
         return jsonb_build_object('skipped', true);
     end if;
-    -- Partition DDL briefly locks jq.job_history; never queue behind a long
-    -- reader for long, since completions wait behind us.
-    perform set_config('lock_timeout', '5s', true);
 
     -- Drop before creating: dropping a partition takes an ACCESS EXCLUSIVE
     -- lock on jq.job_history, attaching one locks the default partition. Taken

@@ -13,7 +13,7 @@ built; common.py holds what they share (the error responses, the JSON answer, th
                                                PUT|DELETE /tenant-policies/{queue}/{tenant},
                                                PUT|DELETE /key-limits/{type}
     operations.py     add_probe_routes         GET /metrics (admin), GET /healthz (no token)
-    storage.py        add_storage_routes       GET /storage, POST /storage/rotate               admin (GET: viewer)
+    storage.py        add_storage_routes       GET /storage                                     viewer
 
 Read-only operator routes take the ``viewer`` check (a viewer or admin token), changing ones
 ``admin``. The operator console (pyjq.http.ui, under /ui) is not here: create_app mounts it.

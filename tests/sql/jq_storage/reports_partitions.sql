@@ -1,6 +1,6 @@
 -- jq_storage reports the four partitions of jq.jobs: one current, one
 -- previous, one oldest, jobs_waiting; then the three of jq.queue_waiters,
--- whose roles follow the same slot; with sizes and the truncation counts.
+-- whose roles follow the same generation; with sizes and the truncation counts.
 begin;
 select plan(6);
 
@@ -11,7 +11,7 @@ select results_eq($$select role from jq.jq_storage() where partition_name like '
                          case :cur when 0 then 'current' when 1 then 'previous' else 'oldest' end,
                          case :cur when 1 then 'current' when 2 then 'previous' else 'oldest' end,
                          case :cur when 2 then 'current' when 0 then 'previous' else 'oldest' end),
-                  'roles follow the slot');
+                  'roles follow the current generation');
 select results_eq('select partition_name from jq.jq_storage()',
                   $$values ('jobs_g0'::text), ('jobs_g1'), ('jobs_g2'), ('jobs_waiting'),
                            ('queue_waiters_g0'), ('queue_waiters_g1'), ('queue_waiters_g2')$$,
@@ -22,7 +22,8 @@ select results_eq($$select generation, role from jq.jq_storage() where partition
 select ok((select bool_and(bytes > 0) from jq.jq_storage()), 'sizes include the indexes (never 0)');
 select jq.jq_enqueue('t_st', '{}', 'st_q');
 select jq_test.store_in(id, (:cur + 1) % 3) from jq.jobs where queue = 'st_q';
-select count(*) as n_rows from jq.jq_storage_rotate() \gset
+update jq.settings set rotation_min_bytes = 0;
+select count(*) as n_rows from jq.jq_tick() \gset
 select is((select truncations from jq.jq_storage() where partition_name = format('jobs_g%s', (:cur + 1) % 3)),
           (select truncations from jq.storage_generations where generation = (:cur + 1) % 3),
           'truncations as jq.storage_generations counts them');

@@ -1,6 +1,6 @@
 -- No table, partition or sequence in schema jq is granted to jq_producer,
 -- jq_worker or PUBLIC: they go through the functions. jq_admin may read
--- every table (and the count of jq.storage_slot_turns) and change only
+-- every table (and the count of jq.storage_turns) and change only
 -- jq.settings. The roles may use the schema but
 -- not create in it.
 begin;
@@ -30,11 +30,11 @@ select is_empty(
           or (c.relnamespace = 'jq'::regnamespace and c.relkind in ('r', 'p') and c.oid <> 'jq.settings'::regclass
               and has_table_privilege('jq_admin', c.oid, 'update'))$$,
     'jq_admin may change only jq.settings, and only by update');
-select ok(has_sequence_privilege('jq_admin', 'jq.storage_slot_turns', 'select'),
+select ok(has_sequence_privilege('jq_admin', 'jq.storage_turns', 'select'),
           'jq_admin may read how many storage slots were ended early');
-select ok(not has_sequence_privilege('jq_admin', 'jq.storage_slot_turns', 'usage')
-          and not has_sequence_privilege('jq_admin', 'jq.storage_slot_turns', 'update'),
-          'but not advance it: only jq_storage_turn does');
+select ok(not has_sequence_privilege('jq_admin', 'jq.storage_turns', 'usage')
+          and not has_sequence_privilege('jq_admin', 'jq.storage_turns', 'update'),
+          'but not advance it: only jq_tick does');
 select schema_privs_are('jq', 'jq_producer', array['USAGE'], 'jq_producer may use schema jq, not create in it');
 select schema_privs_are('jq', 'jq_worker', array['USAGE'], 'jq_worker may use schema jq, not create in it');
 

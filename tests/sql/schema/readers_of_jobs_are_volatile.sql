@@ -1,7 +1,7 @@
 -- Every function of schema jq that reads jq.jobs is VOLATILE, but one. A
 -- STABLE function reads with its caller's snapshot, taken before the
 -- function's own statement locked the partitions of jq.jobs: if that lock
--- waited for jq_storage_rotate, the snapshot predates the move and the
+-- waited for jq_tick, the snapshot predates the move and the
 -- TRUNCATE, and the job is seen nowhere (a status lookup of a live job
 -- returned nothing until this rule). A VOLATILE function's statements take
 -- their snapshot after their locks (docs/storage.md).

@@ -1,6 +1,6 @@
 -- Every function of schema jq that reads jq.queue_waiters (or one of its
 -- partitions) is VOLATILE: the marks are in generations that
--- jq_storage_rotate moves and truncates (migration 14), and a STABLE
+-- jq_tick moves and truncates, and a STABLE
 -- function reads with its caller's snapshot, taken before its own statement
 -- waited for the rotation's lock: it would see the truncated partition empty
 -- and miss the moved marks (a waiting worker left unnotified). As for

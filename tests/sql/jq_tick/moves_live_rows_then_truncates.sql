@@ -1,15 +1,11 @@
--- jq_storage_rotate empties the oldest generation (the next slot's) and
+-- jq_tick empties the oldest generation (the next to become current) and
 -- TRUNCATEs it: a ready job, a running one (lease, worker and attempts
 -- kept: its worker completes it after the move), a retrying one and one
 -- scheduled within settings.waiting_horizon move into the current
 -- generation; one scheduled beyond it moves into jobs_waiting. Nothing is
 -- lost and the partition gets a new, empty file.
--- (settings.rotation_min_bytes 0: five jobs are far under its default, which
--- keeps a generation that small: keeps_a_small_generation.sql.)
 begin;
-select plan(13);
-
-update jq.settings set rotation_min_bytes = 0;  -- a small generation is emptied too
+select plan(14);
 
 select jq_test.at_slot_start() as cur \gset
 select (:cur + 1) % 3 as old \gset
@@ -33,9 +29,10 @@ select is(:'running'::uuid, :'running_claimed'::uuid, 'the running job is claime
 select is((select count(*)::int from jq.jobs where queue = 'rot_q' and generation = :old), 5,
           'five live jobs sit in the oldest generation');
 
-create temp table rotated as select * from jq.jq_storage_rotate();
-select results_eq(format('select outcome, moved from rotated where generation = %s', :old),
-                  $$values ('truncated'::text, 5)$$, 'the oldest generation: truncated, 5 rows moved');
+create temp table ticked as select * from jq.jq_tick();
+select is((select account->>'rotation' from ticked), 'truncated', 'the oldest generation is truncated');
+select is((select (account->>'generation')::int from ticked), :old, 'the account names it');
+select is((select (account->>'moved')::int from ticked), 5, 'and the 5 rows moved out of it');
 select is((select count(*)::int from jq.jobs where queue = 'rot_q'), 5, 'all five jobs are still live');
 select set_eq($$select id from jq.jobs where queue = 'rot_q' and generation = $$ || :cur,
               format('values (%L::uuid), (%L::uuid), (%L::uuid), (%L::uuid)',
@@ -47,7 +44,6 @@ select is_empty($$select b.id from before b join jq.jobs j using (id)
                    where (j.status, j.locked_by, j.locked_until, j.attempts, j.run_at, j.deferred)
                          is distinct from (b.status, b.locked_by, b.locked_until, b.attempts, b.run_at, b.deferred)$$,
                 'every job kept its status, lease, attempts and run_at');
-select is((select count(*)::int from jq.jobs where generation = :old), 0, 'the oldest generation is empty');
 select is(pg_relation_size(:'old_part'), 0::bigint, 'its heap has no pages left');
 select isnt(pg_relation_filenode(:'old_part'), :'filenode_before'::oid, 'it was truncated: a new file');
 select is((select truncations from jq.storage_generations where generation = :old),
