@@ -22,7 +22,6 @@ import psycopg
 
 import pyjq
 from common import Child, cleanup, latency_summary, py, rnd, start_all
-from pyjq.worker import storage as worker_storage
 
 WORKER = "bench/jq_worker_proc.py"
 
@@ -541,50 +540,17 @@ def bloat(
     rotating = threading.Event()
 
     def rotator() -> None:
-        """What every pyjq worker does (0.6.0 on, pyjq/worker/storage.py, its constants): jq_storage_rotate
-        50 ms after each 2 s slot boundary, or after jq_storage_turn (asked every 0.25 s) ended the slot
-        early, again 0.1 s later (12 times at most) while a generation is left half moved, and 0.5 s later
-        (twice at most) while one is left busy."""
+        """What every pyjq worker does (0.6.0 on): jq_tick in a loop, sleeping what it answers."""
         with psycopg.connect(dsn, autocommit=True) as conn:
-            if not conn.execute("select to_regprocedure('jq.jq_storage_rotate()') is not null").fetchone()[0]:
+            if not conn.execute("select to_regprocedure('jq.jq_tick()') is not null").fetchone()[0]:
                 return
-            turning = conn.execute("select to_regprocedure('jq.jq_storage_turn()') is not null").fetchone()[0]
-
-            draining = [False]  # the last call left a generation to the claims: look again at the next check
-
-            def until_slot_ends() -> bool:
-                """False once stopped."""
-                while True:
-                    left = 2.0 - time.time() % 2.0 + worker_storage.AFTER_BOUNDARY
-                    if not turning or left <= worker_storage.TURN_CHECK + worker_storage.AFTER_BOUNDARY:
-                        return not rotating.wait(left)
-                    if rotating.wait(worker_storage.TURN_CHECK):
-                        return False
-                    if conn.execute("select jq.jq_storage_turn()").fetchone()[0]:
-                        rotations["turned"] += 1
-                        return not rotating.wait(worker_storage.AFTER_BOUNDARY)
-                    if draining[0]:
-                        return True
-
-            while until_slot_ends():
-                moving_left, busy_left = worker_storage.MOVING_RETRIES_PER_SLOT, worker_storage.RETRIES_PER_SLOT
-                while True:
-                    t = time.perf_counter()
-                    outcomes = [o for _g, o, _m in conn.execute("select * from jq.jq_storage_rotate()").fetchall()]
-                    rotation_ms.append((time.perf_counter() - t) * 1000)
-                    rotations.update(outcomes)
-                    draining[0] = "draining" in outcomes
-                    left = 2.0 - time.time() % 2.0
-                    if "moving" in outcomes and moving_left and left > worker_storage.MOVING_RETRY_AFTER:
-                        moving_left -= 1
-                        delay = worker_storage.MOVING_RETRY_AFTER
-                    elif any(o in worker_storage.UNFINISHED for o in outcomes) and busy_left and left > 0.5:
-                        busy_left -= 1
-                        delay = worker_storage.RETRY_AFTER
-                    else:
-                        break
-                    if rotating.wait(delay):
-                        break
+            while not rotating.is_set():
+                t = time.perf_counter()
+                again, account = conn.execute("select call_again_after, account from jq.jq_tick()").fetchone()
+                rotation_ms.append((time.perf_counter() - t) * 1000)
+                rotations[account.get("rotation", "elsewhere")] += 1
+                if rotating.wait(again.total_seconds()):
+                    break
 
     peak = {"bytes": 0, "n_dead_tup": 0}
     sizes: list[int] = []
@@ -704,14 +670,14 @@ def bloat(
             else None,
         },
         "claim_plan": {"start": start_probe["plan"], "end": end_probe["plan"]},
-        "storage_rotations": dict(rotations),  # jq_storage_rotate outcomes (0.6.0 on; empty before)
+        "storage_rotations": dict(rotations),  # jq_tick rotation outcomes (0.6.0 on; empty before)
         "rotation_call_ms": {
             "calls": len(rotation_ms),
             "median": rnd(statistics.median(rotation_ms), 2) if rotation_ms else None,
             "max": rnd(max(rotation_ms), 1) if rotation_ms else None,
         },
         "counts": "jobs enqueued, claimed and completed (each step its own transaction), driven in SQL;"
-        " jq_storage_rotate every 2 s where it exists, as pyjq workers call it",
+        " jq_tick in a loop where it exists, as pyjq workers call it",
     }
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import psycopg
+
 import pyjq
 from common import child_ready, child_result
 
@@ -61,7 +63,8 @@ def main() -> None:
     if args.name:
         kwargs["name"] = args.name
     if os.environ.get("JQ_BENCH_ROTATE") == "0":  # measure the storage rotation's cost: off
-        kwargs["rotate_storage"] = None
+        with psycopg.connect(args.dsn, autocommit=True) as conn:
+            conn.execute("update jq.settings set rotate_storage = false")
     worker = pyjq.Worker(args.dsn, queues=queues, **kwargs)
     starts: list[tuple[str, float]] = []
 

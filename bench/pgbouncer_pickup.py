@@ -35,7 +35,7 @@ from pyjq.dev.localpg import ThrowawayPostgres
 
 
 async def pickups(worker_dsn: str, producer_dsn: str, rounds: int, **opts: Any) -> list[float]:
-    worker = pyjq.Worker(worker_dsn, queues={"default": 4}, schedules=False, maintain_interval=None, **opts)
+    worker = pyjq.Worker(worker_dsn, queues={"default": 4}, schedules=False, tick=False, **opts)
     started: dict[int, float] = {}
 
     @worker.handler("ping")

@@ -1,5 +1,5 @@
-"""The frame of a benchmark that also runs alone (fairness.py, explain_claim.py,
-truncation_cost.py): on an existing database (``--dsn``, jq installed there
+"""The frame of a benchmark that also runs alone (fairness.py, explain_claim.py):
+on an existing database (``--dsn``, jq installed there
 first) or on a throwaway server of its own (bench/server.py), then one JSON
 object with the run's meta on stdout, and in ``--out`` when given.
 """
