@@ -175,21 +175,25 @@ as $$
     update jq.jobs set generation = p_generation where id = p_job_id
 $$;
 
--- Empties the oldest generation (jobs and marks) as jq_tick would, without
--- turning: rows that earlier tests wrote and rolled back leave pages behind,
--- and a turn waits until the oldest generation is empty.
+-- Empties the two generations that are not current (jobs and marks) as
+-- jq_tick would, without turning: rows that earlier tests wrote and rolled
+-- back leave pages behind, and a turn waits until the oldest generation is
+-- empty.
 create or replace function jq_test.empty_oldest()
 returns void
 language plpgsql
 as $$
 declare
-    v_oldest smallint;
+    v_current smallint := jq._storage_current();
+    v_gen smallint;
 begin
-    for i in 1..50 loop
-        v_oldest := (jq._storage_current() + 1) % 3;
-        exit when jq._storage_untouched(format('jq.jobs_g%s', v_oldest)::regclass)
-              and pg_relation_size(format('jq.queue_waiters_g%s', v_oldest)::regclass) = 0;
-        perform jq._storage_rotate(s) from jq.settings s;
+    foreach v_gen in array array[(v_current + 1) % 3, (v_current + 2) % 3]::smallint[] loop
+        while not jq._storage_untouched(format('jq.jobs_g%s', v_gen)::regclass) loop
+            perform jq._storage_empty(format('jq.jobs_g%s', v_gen)::regclass, v_current, now() + interval '5 minutes', 500);
+        end loop;
+        if pg_relation_size(format('jq.queue_waiters_g%s', v_gen)::regclass) > 0 then
+            perform jq._storage_empty_marks(v_gen, v_current);
+        end if;
     end loop;
 end
 $$;

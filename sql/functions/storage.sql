@@ -7,11 +7,12 @@
 -- last turn) and one oldest (took them before that). jq_tick calls
 -- jq._storage_rotate, which does one step per call:
 --
---   1. empty the oldest generation: move its live rows into the current one
---      (or into jobs_waiting) and TRUNCATE it, which frees its dead row
---      versions whatever snapshot another session holds;
---   2. once it is empty and the current one is old or full enough, turn:
---      the next insert goes into the emptied generation;
+--   1. empty the oldest generation, or else the previous one: move its live
+--      rows into the current one (or into jobs_waiting) and TRUNCATE it,
+--      which frees its dead row versions whatever snapshot another session
+--      holds;
+--   2. once the oldest is empty and the current one is old or full enough,
+--      turn: the next insert goes into the oldest generation;
 --   3. bring back the jobs of jobs_waiting that come due within the horizon.
 --
 -- Safety, the two rules every step keeps:
@@ -123,11 +124,51 @@ begin
 end
 $$;
 
+-- How long the claims have taken nothing from generation p_generation's
+-- backlog: the rows of its partition updated or deleted, by the statistics,
+-- less those the rotation moved out, compared with the last look (kept in
+-- jq.storage_generations.taken and taken_at; only a rise counts, since the
+-- statistics report the rotation's own deletes a little late). Zero at the
+-- first look, so a backlog is given rotation_backlog_wait from then.
+create or replace function jq._storage_backlog_idle(p_generation smallint)
+returns interval
+language plpgsql
+as $$
+declare
+    v_part  regclass := format('jq.jobs_g%s', p_generation)::regclass;
+    v_taken bigint;
+    v_row   jq.storage_generations;
+begin
+    select * into v_row from jq.storage_generations g where g.generation = p_generation;
+    v_taken := pg_stat_get_tuples_updated(v_part) + pg_stat_get_tuples_deleted(v_part) - v_row.moved;
+    if v_row.taken is null or v_taken > v_row.taken then
+        update jq.storage_generations g set taken = v_taken, taken_at = clock_timestamp()
+         where g.generation = p_generation;
+        return interval '0';
+    end if;
+    return clock_timestamp() - v_row.taken_at;
+end
+$$;
+
+-- Whether generation p_generation holds nothing: its jobs partition as a
+-- truncation left it, and no page in its partition of marks.
+create or replace function jq._storage_generation_empty(p_generation smallint)
+returns boolean
+language sql
+volatile
+as $$
+    select jq._storage_untouched(format('jq.jobs_g%s', p_generation)::regclass)
+       and pg_relation_size(format('jq.queue_waiters_g%s', p_generation)::regclass) = 0
+$$;
+
 -- One step of the rotation (the overview above), for jq_tick: empties the
--- oldest generation (its jobs, then its marks), or turns once it is empty,
--- then brings back due waiting jobs. A generation of more than
--- rotation_move_limit live rows is a backlog left to the claims until it
--- has waited rotation_backlog_wait (a paused queue never drains); then it
+-- oldest generation, or else the previous one (so that only the current
+-- generation keeps dead rows for long), its jobs and then its marks; turns
+-- once the oldest is empty and the current one is due; then brings back due
+-- waiting jobs. A generation of more than rotation_move_limit live rows is
+-- a backlog, left to the claims while they take from it
+-- (jq._storage_backlog_idle); once they have taken nothing for
+-- rotation_backlog_wait (a paused queue, a tenant at its cap, no worker), it
 -- moves rotation_move_batch rows a call like any other. Returns what it did
 -- (outcome: truncated, moving, busy, backlog, turned, idle, off; the
 -- generation; rows moved; marks moved; waiting jobs promoted) and how soon
@@ -140,8 +181,9 @@ as $$
 declare
     v_current   smallint := jq._storage_current();
     v_oldest    smallint := (v_current + 1) % 3;
-    v_jobs      regclass := format('jq.jobs_g%s', v_oldest)::regclass;
-    v_marks     regclass := format('jq.queue_waiters_g%s', v_oldest)::regclass;
+    v_gen       smallint;
+    v_jobs      regclass;
+    v_marks     regclass;
     v_wait_after timestamptz := jq._now() + p_settings.waiting_horizon;
     v_outcome   text := 'idle';
     v_live      integer := 0;
@@ -150,8 +192,9 @@ declare
     v_promoted  integer;
     v_truncated boolean;
     v_holding   boolean := false;
-    v_waited    interval;
+    v_idle      interval;
     v_age       interval;
+    v_size      bigint;
 begin
     holding := false;
     if not p_settings.rotate_storage then
@@ -168,17 +211,21 @@ begin
         return;
     end if;
 
-    if not jq._storage_untouched(v_jobs) then
-        -- The oldest stopped taking rows when the previous one became current.
-        select clock_timestamp() - g.current_since into v_waited
-          from jq.storage_generations g where g.generation = (v_current + 2) % 3;
-        if v_waited < p_settings.rotation_backlog_wait then
-            execute format('select count(*) from (select from %s x limit $1) x', v_jobs)
-               into v_live using p_settings.rotation_move_limit + 1;
-        end if;
+    v_gen := case when not jq._storage_generation_empty(v_oldest) then v_oldest
+                  when not jq._storage_generation_empty(((v_current + 2) % 3)::smallint) then (v_current + 2) % 3 end;
+    if v_gen is not null then
+        v_jobs := format('jq.jobs_g%s', v_gen)::regclass;
+        v_marks := format('jq.queue_waiters_g%s', v_gen)::regclass;
+    end if;
+    if v_gen is not null and not jq._storage_untouched(v_jobs) then
+        execute format('select count(*) from (select from %s x limit $1) x', v_jobs)
+           into v_live using p_settings.rotation_move_limit + 1;
         if v_live > p_settings.rotation_move_limit then
+            v_idle := jq._storage_backlog_idle(v_gen);
+        end if;
+        if v_idle < p_settings.rotation_backlog_wait then
             v_outcome := 'backlog';
-            call_again_after := least(p_settings.rotation_turn_after, p_settings.rotation_backlog_wait - v_waited);
+            call_again_after := least(p_settings.rotation_turn_after, p_settings.rotation_backlog_wait - v_idle);
         elsif not jq._try_lock(v_jobs, 'access exclusive', p_settings.tick_lock_wait) then
             v_outcome := 'busy';
         else
@@ -187,41 +234,46 @@ begin
               from jq._storage_empty(v_jobs, v_current, v_wait_after, p_settings.rotation_move_batch) e;
             update jq.storage_generations s
                set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
-                   truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved
-             where s.generation = v_oldest;
+                   truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved,
+                   taken = case when v_truncated then null else s.taken end,
+                   taken_at = case when v_truncated then null else s.taken_at end
+             where s.generation = v_gen;
             v_outcome := case when v_truncated then 'truncated' else 'moving' end;
             call_again_after := interval '0';
         end if;
     end if;
 
     -- The marks go with their generation's jobs, once the jobs are gone.
-    if v_outcome in ('idle', 'truncated') and pg_relation_size(v_marks) > 0 then
+    if v_gen is not null and v_outcome in ('idle', 'truncated') and pg_relation_size(v_marks) > 0 then
         if jq._try_lock(v_marks, 'access exclusive',
                         case when v_holding then interval '0' else p_settings.tick_lock_wait end) then
             v_holding := true;
-            v_marks_moved := jq._storage_empty_marks(v_oldest, v_current);
+            v_marks_moved := jq._storage_empty_marks(v_gen, v_current);
             call_again_after := interval '0';
         else
             v_outcome := 'busy';
         end if;
     end if;
 
-    -- Turn only in a call that locked nothing: the emptied generation's lock
-    -- is held until this call commits, and every insert would wait for it.
-    if v_outcome = 'idle' and not v_holding then
+    -- Turn only in a call that locked nothing (the emptied generation's lock
+    -- is held until this call commits, and every insert would wait for it),
+    -- and only into an empty generation.
+    if not v_holding and jq._storage_generation_empty(v_oldest) then
         select clock_timestamp() - g.current_since into v_age from jq.storage_generations g where g.generation = v_current;
+        v_size := pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass);
         if (p_settings.rotation_turn_bytes > 0
             and pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_turn_bytes)
-           or (v_age >= p_settings.rotation_turn_after
-               and pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_min_bytes) then
+           or (v_age >= p_settings.rotation_turn_after and v_size >= p_settings.rotation_min_bytes) then
             perform nextval('jq.storage_turns');
             update jq.storage_generations g set current_since = clock_timestamp() where g.generation = v_oldest;
             v_outcome := 'turned';
+            v_gen := v_oldest;
             call_again_after := interval '0';
-        elsif pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_min_bytes then
-            call_again_after := greatest(interval '0', least(p_settings.tick_interval, p_settings.rotation_turn_after - v_age));
-        else
-            call_again_after := p_settings.rotation_turn_after;  -- quiet: nothing to turn for a while
+        elsif v_outcome = 'idle' then
+            call_again_after := case when v_size >= p_settings.rotation_min_bytes
+                                     then greatest(interval '0', least(p_settings.tick_interval,
+                                                                       p_settings.rotation_turn_after - v_age))
+                                     else p_settings.rotation_turn_after end;  -- quiet: no turn for a while
         end if;
     end if;
 
@@ -252,8 +304,7 @@ begin
     holding := v_holding;
     account := jsonb_strip_nulls(jsonb_build_object(
         'rotation', v_outcome,
-        'generation', case when v_outcome = 'turned' then v_oldest
-                           when v_outcome = 'idle' then v_current else v_oldest end,
+        'generation', coalesce(v_gen, v_current),
         'moved', nullif(v_moved, 0),
         'marks_moved', v_marks_moved,
         'promoted', v_promoted));

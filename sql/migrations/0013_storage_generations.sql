@@ -143,7 +143,7 @@ alter table jq.settings
     add column rotation_min_bytes integer not null default 262144,
     add column rotation_move_batch integer not null default 500,
     add column rotation_move_limit integer not null default 2000,
-    add column rotation_backlog_wait interval not null default '30 seconds',
+    add column rotation_backlog_wait interval not null default '5 seconds',
     add column tick_lock_wait interval not null default '50 milliseconds',
     add column tick_interval interval not null default '250 milliseconds',
     add column maintain_interval interval not null default '1 minute',
@@ -177,9 +177,9 @@ comment on column jq.settings.rotation_min_bytes is
 comment on column jq.settings.rotation_move_batch is
     'At most this many live rows move out of a generation per jq_tick call, so its lock stays short; the rest move on the next calls.';
 comment on column jq.settings.rotation_move_limit is
-    'A generation holding more live rows than this is a backlog the claims drain; its rows are moved only after rotation_backlog_wait.';
+    'A generation holding more live rows than this is a backlog, left to the claims while they take from it.';
 comment on column jq.settings.rotation_backlog_wait is
-    'How long a backlog generation is left to the claims before jq_tick moves its rows in batches (a paused queue, a tenant at its cap).';
+    'Once the claims have taken nothing from a backlog for this long (a paused queue, a tenant at its cap, no worker), jq_tick moves its rows in batches.';
 comment on column jq.settings.tick_lock_wait is
     'How long jq_tick keeps trying, without queueing, for a partition''s lock before it leaves the partition for the next call.';
 comment on column jq.settings.tick_interval is
@@ -196,10 +196,12 @@ create table jq.storage_generations (
     marks_truncated_at timestamptz,
     marks_truncations  bigint not null default 0,
     marks_moved        bigint not null default 0,
+    taken              bigint,
+    taken_at           timestamptz,
     constraint storage_generations_valid check (generation between 0 and 2)
 );
 comment on table jq.storage_generations is
-    'One row per generation of jq.jobs and jq.queue_waiters: since when it is (or last was) current, when jq_tick last truncated each of its partitions, how many times, and how many live rows it moved out first.';
+    'One row per generation of jq.jobs and jq.queue_waiters: since when it is (or last was) current, when jq_tick last truncated each of its partitions, how many times, how many live rows it moved out first, and (while it holds a backlog) how many rows the claims had taken from it by the statistics and when that last grew.';
 insert into jq.storage_generations (generation) values (0), (1), (2);
 
 create table jq.tick_state (
