@@ -2,10 +2,11 @@
 from the last tagged release.
 
 pgx and JDBC prepare every statement by default, psycopg after five executions: a prepared
-``select * from jq.jq_x(...)`` fails on every later execution with "cached plan must not change result
-type" once the function's result columns change, and a call by argument name fails once an argument is
-renamed. So a public function's arguments and result columns never change under the same name; a new
-shape is a new function (``<name>_v2``) beside the old one (docs/adr/0003-function-versions.md).
+``select * from jq.jq_x(...)`` fails with "cached plan must not change result type" once the function's
+result columns change (on every execution, until the driver prepares it again), and a call by argument
+name fails once an argument is renamed. So a public function's arguments and result columns never change
+under the same name; a new shape is a new function (``<name>_v2``) beside the old one
+(docs/adr/0003-function-versions.md).
 
 The test installs the last release, calls each of its public functions (listed from ``pg_proc``, so a new
 one cannot be forgotten) through one connection that prepares every statement (``prepare_threshold=0``),
@@ -180,8 +181,8 @@ def _call(conn: psycopg.Connection, name: str, jobs: dict[str, UUID]) -> str | N
 
 
 def _libpq(conn: psycopg.Connection, command: bytes) -> None:
-    """A transaction command sent past psycopg, which forgets every prepared statement at a ROLLBACK it
-    sees; pgx and JDBC keep theirs, and so must this connection."""
+    """A transaction command sent past psycopg, which deallocates every prepared statement at a ROLLBACK it
+    sees: the statements prepared before the upgrade must be the ones executed after it."""
     result = conn.pgconn.exec_(command)
     assert result.status == psycopg.pq.ExecStatus.COMMAND_OK, result.get_error_message()
 
