@@ -20,7 +20,8 @@ Fixtures: ``db`` (autocommit connection to the fresh database), ``dsn`` (its
 conninfo string, for opening more real connections), ``bouncer_dsn`` (the same
 database through the harness's PgBouncer in transaction pooling mode, on
 $JQ_TEST_PGBOUNCER_PORT), ``connect`` (opens extra autocommit connections to
-it, closed at teardown). Shared helpers (polling,
+it, closed at teardown), ``empty_database`` (makes databases without jq, for
+installing a release into). Shared helpers (polling,
 job status, the CLI runner, dead jobs) are in tests/helpers.py.
 
 Groups: every test is in exactly one (markers registered in pyproject.toml;
@@ -41,6 +42,7 @@ PROCESS_TESTS names a test its module does not have.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +66,7 @@ PROCESS_TESTS = {
     "test_connections.py",
     "test_install.py",
     "test_polyglot.py",
+    "test_prepared_statements.py",
     "test_worker_process.py",
     "test_cli.py::test_console_script_in_a_subprocess",
     "test_cli.py::test_python_dash_m_in_a_subprocess",
@@ -241,6 +244,26 @@ def bouncer_dsn(dsn: str) -> str:
     params = conninfo_to_dict(dsn)
     params.update(host="127.0.0.1", port=port)
     return make_conninfo(**params)
+
+
+@pytest.fixture
+def empty_database(dsn: str) -> Iterator[Callable[[], str]]:
+    """Factory of empty databases (no jq) on the test server, dropped at teardown; returns their conninfo
+    (for installing a release with helpers.psql_install)."""
+    params = conninfo_to_dict(dsn)
+    made: list[str] = []
+
+    def make() -> str:
+        name = f"jq_empty_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as admin:
+            admin.execute(f'create database "{name}"')
+        made.append(name)
+        return make_conninfo(**{**params, "dbname": name})
+
+    yield make
+    with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as admin:
+        for name in made:
+            admin.execute(f'drop database if exists "{name}" with (force)')
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Every jq_* call pyjq makes, written once.
 
-A call is its SQL text (named arguments, explicit casts, so a new SQL
-argument or column never breaks a client) plus the shape and row type of its
-answer. Each call runs on a sync or an async psycopg connection, inside
+A call is its SQL text (named arguments, explicit casts; a changed SQL
+function is a new ``<name>_v2``, docs/design.md) plus the shape and row type
+of its answer. Each call runs on a sync or an async psycopg connection, inside
 whatever transaction the caller has open, and maps database errors to
 pyjq's exceptions (:func:`pyjq.errors.from_psycopg`)::
 
