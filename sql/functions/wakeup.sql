@@ -31,7 +31,7 @@ begin
     end if;
     if p_waiting then
         -- One mark per (queue, worker), kept without a unique index on those
-        -- columns (the key holds the generation, migration 14): calls for one
+        -- columns (the key holds the generation): calls for one
         -- worker take turns, so two connections using one name cannot both
         -- insert it. A mark of another backend (the worker reconnected) is
         -- repointed at this one, keeping its generation and since. A mark
