@@ -2036,6 +2036,29 @@ CREATE FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone
 $$;
 
 --
+-- Name: _storage_backlog_idle(smallint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_backlog_idle(p_generation smallint) RETURNS interval
+    LANGUAGE plpgsql
+    AS $$
+declare
+    v_part  regclass := format('jq.jobs_g%s', p_generation)::regclass;
+    v_taken bigint;
+    v_row   jq.storage_generations;
+begin
+    select * into v_row from jq.storage_generations g where g.generation = p_generation;
+    v_taken := pg_stat_get_tuples_updated(v_part) + pg_stat_get_tuples_deleted(v_part) - v_row.moved;
+    if v_row.taken is null or v_taken > v_row.taken then
+        update jq.storage_generations g set taken = v_taken, taken_at = clock_timestamp()
+         where g.generation = p_generation;
+        return interval '0';
+    end if;
+    return clock_timestamp() - v_row.taken_at;
+end
+$$;
+
+--
 -- Name: _storage_current(); Type: FUNCTION; Schema: jq
 --
 
@@ -2107,6 +2130,17 @@ CREATE FUNCTION jq._storage_generation(p_turns bigint) RETURNS smallint
 $$;
 
 --
+-- Name: _storage_generation_empty(smallint); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._storage_generation_empty(p_generation smallint) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    select jq._storage_untouched(format('jq.jobs_g%s', p_generation)::regclass)
+       and pg_relation_size(format('jq.queue_waiters_g%s', p_generation)::regclass) = 0
+$$;
+
+--
 -- Name: settings; Type: TABLE; Schema: jq
 --
 
@@ -2131,7 +2165,7 @@ CREATE TABLE jq.settings (
     rotation_min_bytes integer DEFAULT 262144 NOT NULL,
     rotation_move_batch integer DEFAULT 500 NOT NULL,
     rotation_move_limit integer DEFAULT 2000 NOT NULL,
-    rotation_backlog_wait interval DEFAULT '00:00:30'::interval NOT NULL,
+    rotation_backlog_wait interval DEFAULT '00:00:05'::interval NOT NULL,
     tick_lock_wait interval DEFAULT '00:00:00.05'::interval NOT NULL,
     tick_interval interval DEFAULT '00:00:00.25'::interval NOT NULL,
     maintain_interval interval DEFAULT '00:01:00'::interval NOT NULL,
@@ -2205,13 +2239,13 @@ COMMENT ON COLUMN jq.settings.rotation_move_batch IS 'At most this many live row
 -- Name: COLUMN settings.rotation_move_limit; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.settings.rotation_move_limit IS 'A generation holding more live rows than this is a backlog the claims drain; its rows are moved only after rotation_backlog_wait.';
+COMMENT ON COLUMN jq.settings.rotation_move_limit IS 'A generation holding more live rows than this is a backlog, left to the claims while they take from it.';
 
 --
 -- Name: COLUMN settings.rotation_backlog_wait; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON COLUMN jq.settings.rotation_backlog_wait IS 'How long a backlog generation is left to the claims before jq_tick moves its rows in batches (a paused queue, a tenant at its cap).';
+COMMENT ON COLUMN jq.settings.rotation_backlog_wait IS 'Once the claims have taken nothing from a backlog for this long (a paused queue, a tenant at its cap, no worker), jq_tick moves its rows in batches.';
 
 --
 -- Name: COLUMN settings.tick_lock_wait; Type: COMMENT; Schema: jq
@@ -2241,8 +2275,9 @@ CREATE FUNCTION jq._storage_rotate(p_settings jq.settings, OUT account jsonb, OU
 declare
     v_current   smallint := jq._storage_current();
     v_oldest    smallint := (v_current + 1) % 3;
-    v_jobs      regclass := format('jq.jobs_g%s', v_oldest)::regclass;
-    v_marks     regclass := format('jq.queue_waiters_g%s', v_oldest)::regclass;
+    v_gen       smallint;
+    v_jobs      regclass;
+    v_marks     regclass;
     v_wait_after timestamptz := jq._now() + p_settings.waiting_horizon;
     v_outcome   text := 'idle';
     v_live      integer := 0;
@@ -2251,8 +2286,9 @@ declare
     v_promoted  integer;
     v_truncated boolean;
     v_holding   boolean := false;
-    v_waited    interval;
+    v_idle      interval;
     v_age       interval;
+    v_size      bigint;
 begin
     holding := false;
     if not p_settings.rotate_storage then
@@ -2269,17 +2305,21 @@ begin
         return;
     end if;
 
-    if not jq._storage_untouched(v_jobs) then
-        -- The oldest stopped taking rows when the previous one became current.
-        select clock_timestamp() - g.current_since into v_waited
-          from jq.storage_generations g where g.generation = (v_current + 2) % 3;
-        if v_waited < p_settings.rotation_backlog_wait then
-            execute format('select count(*) from (select from %s x limit $1) x', v_jobs)
-               into v_live using p_settings.rotation_move_limit + 1;
-        end if;
+    v_gen := case when not jq._storage_generation_empty(v_oldest) then v_oldest
+                  when not jq._storage_generation_empty(((v_current + 2) % 3)::smallint) then (v_current + 2) % 3 end;
+    if v_gen is not null then
+        v_jobs := format('jq.jobs_g%s', v_gen)::regclass;
+        v_marks := format('jq.queue_waiters_g%s', v_gen)::regclass;
+    end if;
+    if v_gen is not null and not jq._storage_untouched(v_jobs) then
+        execute format('select count(*) from (select from %s x limit $1) x', v_jobs)
+           into v_live using p_settings.rotation_move_limit + 1;
         if v_live > p_settings.rotation_move_limit then
+            v_idle := jq._storage_backlog_idle(v_gen);
+        end if;
+        if v_idle < p_settings.rotation_backlog_wait then
             v_outcome := 'backlog';
-            call_again_after := least(p_settings.rotation_turn_after, p_settings.rotation_backlog_wait - v_waited);
+            call_again_after := least(p_settings.rotation_turn_after, p_settings.rotation_backlog_wait - v_idle);
         elsif not jq._try_lock(v_jobs, 'access exclusive', p_settings.tick_lock_wait) then
             v_outcome := 'busy';
         else
@@ -2288,41 +2328,46 @@ begin
               from jq._storage_empty(v_jobs, v_current, v_wait_after, p_settings.rotation_move_batch) e;
             update jq.storage_generations s
                set truncated_at = case when v_truncated then clock_timestamp() else s.truncated_at end,
-                   truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved
-             where s.generation = v_oldest;
+                   truncations = s.truncations + v_truncated::integer, moved = s.moved + v_moved,
+                   taken = case when v_truncated then null else s.taken end,
+                   taken_at = case when v_truncated then null else s.taken_at end
+             where s.generation = v_gen;
             v_outcome := case when v_truncated then 'truncated' else 'moving' end;
             call_again_after := interval '0';
         end if;
     end if;
 
     -- The marks go with their generation's jobs, once the jobs are gone.
-    if v_outcome in ('idle', 'truncated') and pg_relation_size(v_marks) > 0 then
+    if v_gen is not null and v_outcome in ('idle', 'truncated') and pg_relation_size(v_marks) > 0 then
         if jq._try_lock(v_marks, 'access exclusive',
                         case when v_holding then interval '0' else p_settings.tick_lock_wait end) then
             v_holding := true;
-            v_marks_moved := jq._storage_empty_marks(v_oldest, v_current);
+            v_marks_moved := jq._storage_empty_marks(v_gen, v_current);
             call_again_after := interval '0';
         else
             v_outcome := 'busy';
         end if;
     end if;
 
-    -- Turn only in a call that locked nothing: the emptied generation's lock
-    -- is held until this call commits, and every insert would wait for it.
-    if v_outcome = 'idle' and not v_holding then
+    -- Turn only in a call that locked nothing (the emptied generation's lock
+    -- is held until this call commits, and every insert would wait for it),
+    -- and only into an empty generation.
+    if not v_holding and jq._storage_generation_empty(v_oldest) then
         select clock_timestamp() - g.current_since into v_age from jq.storage_generations g where g.generation = v_current;
+        v_size := pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass);
         if (p_settings.rotation_turn_bytes > 0
             and pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_turn_bytes)
-           or (v_age >= p_settings.rotation_turn_after
-               and pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_min_bytes) then
+           or (v_age >= p_settings.rotation_turn_after and v_size >= p_settings.rotation_min_bytes) then
             perform nextval('jq.storage_turns');
             update jq.storage_generations g set current_since = clock_timestamp() where g.generation = v_oldest;
             v_outcome := 'turned';
+            v_gen := v_oldest;
             call_again_after := interval '0';
-        elsif pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_min_bytes then
-            call_again_after := greatest(interval '0', least(p_settings.tick_interval, p_settings.rotation_turn_after - v_age));
-        else
-            call_again_after := p_settings.rotation_turn_after;  -- quiet: nothing to turn for a while
+        elsif v_outcome = 'idle' then
+            call_again_after := case when v_size >= p_settings.rotation_min_bytes
+                                     then greatest(interval '0', least(p_settings.tick_interval,
+                                                                       p_settings.rotation_turn_after - v_age))
+                                     else p_settings.rotation_turn_after end;  -- quiet: no turn for a while
         end if;
     end if;
 
@@ -2353,8 +2398,7 @@ begin
     holding := v_holding;
     account := jsonb_strip_nulls(jsonb_build_object(
         'rotation', v_outcome,
-        'generation', case when v_outcome = 'turned' then v_oldest
-                           when v_outcome = 'idle' then v_current else v_oldest end,
+        'generation', coalesce(v_gen, v_current),
         'moved', nullif(v_moved, 0),
         'marks_moved', v_marks_moved,
         'promoted', v_promoted));
@@ -4137,7 +4181,7 @@ begin
     end if;
     if p_waiting then
         -- One mark per (queue, worker), kept without a unique index on those
-        -- columns (the key holds the generation, migration 14): calls for one
+        -- columns (the key holds the generation): calls for one
         -- worker take turns, so two connections using one name cannot both
         -- insert it. A mark of another backend (the worker reconnected) is
         -- repointed at this one, keeping its generation and since. A mark
@@ -4499,11 +4543,18 @@ declare
     v_account  jsonb;
     v_again    interval;
     v_due      timestamptz;
+    v_wait     interval;
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_tick needs READ COMMITTED, not %', current_setting('transaction_isolation')
               using errcode = '25001',
                     hint = 'Call it outside an explicit transaction: a snapshot older than its locks would miss rows it must move.';
+    end if;
+    v_wait := (pg_sequence_last_value('jq.tick_due'::regclass) - floor(extract(epoch from clock_timestamp()) * 1000))
+              * interval '1 millisecond';
+    if v_wait > interval '0' then
+        return query select v_wait, jsonb_build_object('ran', false);
+        return;
     end if;
     select * into v_settings from jq.settings;
     if not pg_try_advisory_xact_lock(hashtext('jq.tick')) then
@@ -4528,6 +4579,7 @@ begin
         end if;
     end if;
     v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()));
+    perform setval('jq.tick_due', floor(extract(epoch from clock_timestamp() + v_again) * 1000)::bigint);
 
     return query select v_again, v_account || jsonb_build_object('ran', true);
 end
@@ -5378,6 +5430,8 @@ CREATE TABLE jq.storage_generations (
     marks_truncated_at timestamp with time zone,
     marks_truncations bigint DEFAULT 0 NOT NULL,
     marks_moved bigint DEFAULT 0 NOT NULL,
+    taken bigint,
+    taken_at timestamp with time zone,
     CONSTRAINT storage_generations_valid CHECK (((generation >= 0) AND (generation <= 2)))
 );
 
@@ -5385,7 +5439,7 @@ CREATE TABLE jq.storage_generations (
 -- Name: TABLE storage_generations; Type: COMMENT; Schema: jq
 --
 
-COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs and jq.queue_waiters: since when it is (or last was) current, when jq_tick last truncated each of its partitions, how many times, and how many live rows it moved out first.';
+COMMENT ON TABLE jq.storage_generations IS 'One row per generation of jq.jobs and jq.queue_waiters: since when it is (or last was) current, when jq_tick last truncated each of its partitions, how many times, how many live rows it moved out first, and (while it holds a backlog) how many rows the claims had taken from it by the statistics and when that last grew.';
 
 --
 -- Name: tenant_policies; Type: TABLE; Schema: jq
@@ -5409,6 +5463,23 @@ CREATE TABLE jq.tenant_policies (
 --
 
 COMMENT ON TABLE jq.tenant_policies IS 'Optional per-tenant weight (shares of a queue) and max_running (cap on running jobs) per (queue, tenant); queue or tenant ''*'' is the default for any; tenant '''' is jobs without a tenant. Written by jq_tenant_policy_set.';
+
+--
+-- Name: tick_due; Type: SEQUENCE; Schema: jq
+--
+
+CREATE SEQUENCE jq.tick_due
+    START WITH 0
+    INCREMENT BY 1
+    MINVALUE 0
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: SEQUENCE tick_due; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON SEQUENCE jq.tick_due IS 'When the next jq_tick is due, in milliseconds since the epoch: a call before then is answered at once. A sequence, so that setting it leaves no dead row version.';
 
 --
 -- Name: tick_state; Type: TABLE; Schema: jq
@@ -6884,6 +6955,13 @@ REVOKE ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with ti
 GRANT ALL ON FUNCTION jq._schedule_offset(p_name text, p_slot timestamp with time zone, p_jitter_seconds integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _storage_backlog_idle(p_generation smallint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_backlog_idle(p_generation smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_backlog_idle(p_generation smallint) TO jq_admin;
+
+--
 -- Name: FUNCTION _storage_current(); Type: ACL; Schema: jq
 --
 
@@ -6910,6 +6988,13 @@ GRANT ALL ON FUNCTION jq._storage_empty_marks(p_generation smallint, p_target sm
 
 REVOKE ALL ON FUNCTION jq._storage_generation(p_turns bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._storage_generation(p_turns bigint) TO jq_admin;
+
+--
+-- Name: FUNCTION _storage_generation_empty(p_generation smallint); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._storage_generation_empty(p_generation smallint) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._storage_generation_empty(p_generation smallint) TO jq_admin;
 
 --
 -- Name: TABLE settings; Type: ACL; Schema: jq

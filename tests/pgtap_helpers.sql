@@ -197,3 +197,15 @@ begin
     end loop;
 end
 $$;
+
+-- One jq_tick call whatever the last one asked for: the due time
+-- (jq.tick_due) is set back first, as if the wait had passed.
+create or replace function jq_test.tick()
+returns table(call_again_after interval, account jsonb)
+language plpgsql
+as $$
+begin
+    perform setval('jq.tick_due', 0);
+    return query select * from jq.jq_tick();
+end
+$$;

@@ -20,8 +20,9 @@ __all__ = ["maintain", "tick"]
 def tick(ctx: click.Context, dsn: str | None) -> None:
     """Run jq_tick once: a step of the storage rotation, and the maintenance and schedules when due. Prints
     one JSON object: call_again_after (seconds) and the account of what it did. Workers call it in a loop;
-    by hand it shows why a generation stays busy (a hint on stderr says what holds it). Needs jq_worker or
-    jq_admin."""
+    by hand it shows why a generation stays busy (a hint on stderr says what holds it). A call made before
+    the time the last one asked for does nothing ("ran": false) and says how long is left. Needs jq_worker
+    or jq_admin."""
     with connect(ctx, dsn) as conn:
         done = tick_once(conn)
     click.echo(json.dumps({"call_again_after": done.call_again_after.total_seconds(), **done.account}, sort_keys=True))

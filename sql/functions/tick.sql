@@ -8,8 +8,9 @@
 -- maintenance every settings.maintain_interval (jq_maintain: history
 -- partitions ahead and retention, expired idempotency keys, gone workers and
 -- expired leases, dead-letter and audit retention) and the schedules that
--- are due. One session ticks at a time (an advisory lock); the others return
--- at once.
+-- are due. One session ticks at a time (an advisory lock), and a call before
+-- the time the last one asked for (the sequence jq.tick_due) is answered at
+-- once, so any number of workers calling it cost about one tick.
 create or replace function jq.jq_tick()
 returns table(call_again_after interval, account jsonb)
 language plpgsql
@@ -25,11 +26,18 @@ declare
     v_account  jsonb;
     v_again    interval;
     v_due      timestamptz;
+    v_wait     interval;
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_tick needs READ COMMITTED, not %', current_setting('transaction_isolation')
               using errcode = '25001',
                     hint = 'Call it outside an explicit transaction: a snapshot older than its locks would miss rows it must move.';
+    end if;
+    v_wait := (pg_sequence_last_value('jq.tick_due'::regclass) - floor(extract(epoch from clock_timestamp()) * 1000))
+              * interval '1 millisecond';
+    if v_wait > interval '0' then
+        return query select v_wait, jsonb_build_object('ran', false);
+        return;
     end if;
     select * into v_settings from jq.settings;
     if not pg_try_advisory_xact_lock(hashtext('jq.tick')) then
@@ -54,6 +62,7 @@ begin
         end if;
     end if;
     v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()));
+    perform setval('jq.tick_due', floor(extract(epoch from clock_timestamp() + v_again) * 1000)::bigint);
 
     return query select v_again, v_account || jsonb_build_object('ran', true);
 end

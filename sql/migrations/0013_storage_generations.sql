@@ -19,7 +19,8 @@
 --   jq.storage_generations  one row per generation: since when it is (or
 --                      was last) current, when it was last truncated, how
 --                      many times, how many rows moved out of it first.
---   jq.tick_state      when jq_tick last ran the maintenance.
+--   jq.tick_state      when jq_tick last ran the maintenance, and the
+--                      sequence jq.tick_due when the next call is due.
 --   jq.settings        gains the storage policy and jq_tick's cadence
 --                      (each column's comment says what it is for).
 --   jq.claim_job       (the claim's taken jobs) gains id and generation: a
@@ -211,6 +212,9 @@ create table jq.tick_state (
 );
 comment on table jq.tick_state is 'When jq_tick last ran the maintenance (settings.maintain_interval).';
 insert into jq.tick_state default values;
+create sequence jq.tick_due as bigint minvalue 0 start with 0;
+comment on sequence jq.tick_due is
+    'When the next jq_tick is due, in milliseconds since the epoch: a call before then is answered at once. A sequence, so that setting it leaves no dead row version.';
 
 insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by, attempts, max_attempts, idempotency_key, tenant, last_error, created_at, cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
                     generation)

@@ -23,7 +23,7 @@ select ok((select bool_and(bytes > 0) from jq.jq_storage()), 'sizes include the 
 select jq.jq_enqueue('t_st', '{}', 'st_q');
 select jq_test.store_in(id, (:cur + 1) % 3) from jq.jobs where queue = 'st_q';
 update jq.settings set rotation_min_bytes = 0;
-select count(*) as n_rows from jq.jq_tick() \gset
+select count(*) as n_rows from jq_test.tick() \gset
 select is((select truncations from jq.jq_storage() where partition_name = format('jobs_g%s', (:cur + 1) % 3)),
           (select truncations from jq.storage_generations where generation = (:cur + 1) % 3),
           'truncations as jq.storage_generations counts them');

@@ -12,7 +12,7 @@ select e.job_id as in_prev from jq.jq_enqueue('t_prev', '{}', 'prev_q') e \gset
 select e.job_id as in_cur from jq.jq_enqueue('t_prev', '{}', 'prev_q') e \gset
 select jq_test.store_in(:'in_prev', :prev);
 
-create temp table ticked as select * from jq.jq_tick();
+create temp table ticked as select * from jq_test.tick();
 select is((select account->>'rotation' from ticked), 'truncated', 'the previous generation is truncated');
 select is((select (account->>'generation')::int from ticked), :prev, 'the account names it');
 select is((select generation::int from jq.jobs where id = :'in_prev'), :cur, 'its job moved into the current one');

@@ -16,7 +16,7 @@ select jq_test.store_in(id, :old) from jq.jobs where queue = 'backlog_q';
 select jq_test.age_generation(:cur, '1 hour');  -- the current one is old enough to turn
 update jq.storage_generations set taken = null, taken_at = null where generation = :old;
 
-create temp table t1 as select * from jq.jq_tick();
+create temp table t1 as select * from jq_test.tick();
 select is((select account->>'rotation' from t1), 'backlog', 'over the move limit: a backlog');
 select is((select count(*)::int from jq.jobs where queue = 'backlog_q' and generation = :old), 30, 'nothing moved');
 select is(jq._storage_current()::int, :cur, 'no turn while the oldest generation holds rows');
@@ -28,7 +28,7 @@ select isnt((select taken_at from jq.storage_generations where generation = :old
 
 -- The claims took nothing for longer than rotation_backlog_wait.
 update jq.storage_generations set taken_at = clock_timestamp() - interval '2 minutes' where generation = :old;
-create temp table t2 as select * from jq.jq_tick();
+create temp table t2 as select * from jq_test.tick();
 select is((select account->>'rotation' from t2), 'moving', 'a backlog the claims left alone moves');
 select is((select (account->>'moved')::int from t2), 10, 'one batch a call');
 select is((select count(*)::int from jq.jobs where queue = 'backlog_q' and generation = :cur), 10,

@@ -29,7 +29,7 @@ select is(:'running'::uuid, :'running_claimed'::uuid, 'the running job is claime
 select is((select count(*)::int from jq.jobs where queue = 'rot_q' and generation = :old), 5,
           'five live jobs sit in the oldest generation');
 
-create temp table ticked as select * from jq.jq_tick();
+create temp table ticked as select * from jq_test.tick();
 select is((select account->>'rotation' from ticked), 'truncated', 'the oldest generation is truncated');
 select is((select (account->>'generation')::int from ticked), :old, 'the account names it');
 select is((select (account->>'moved')::int from ticked), 5, 'and the 5 rows moved out of it');

@@ -13,7 +13,7 @@ update jq.queue_waiters set generation = :old where worker = 'w-marks';
 select since as since_before from jq.queue_waiters where worker = 'w-marks' \gset
 select marks_truncations as n_before from jq.storage_generations where generation = :old \gset
 
-create temp table ticked as select * from jq.jq_tick();
+create temp table ticked as select * from jq_test.tick();
 select is((select (account->>'marks_moved')::int from ticked), 1, 'one mark moved');
 select is((select generation::int from jq.queue_waiters where worker = 'w-marks'), :cur,
           'into the current generation');
