@@ -40,6 +40,7 @@ begin;
 \ir migrations/0015_rotation_thresholds.sql
 \ir migrations/0016_slot_turns.sql
 \ir migrations/0017_rotation_sizes_on_disk.sql
+\ir migrations/0018_schedule_missed_grace.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
 \ir functions/bounds.sql
@@ -59,6 +60,7 @@ begin;
 \ir functions/storage.sql
 \ir functions/storage_turn.sql
 \ir functions/schedules.sql
+\ir functions/cron.sql
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql
 \ir functions/throughput.sql
