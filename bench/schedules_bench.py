@@ -23,14 +23,14 @@ Figures:
 
 The slot is real: the schedulers run with a shifted clock (real time + the
 distance to the next 08:00 in the timezone, less --lead seconds), so the
-slot arrives --lead seconds after they start, and croniter, jq_schedules_due
-and jq_schedules_fire all see that clock (Scheduler(clock=...) sets jq.now
-in each tick). Urgent jobs use the real clock. The digest jobs are not
-consumed: their run_at lies in the shifted future.
+slot arrives --lead seconds after they start, and jq_schedules_fire_due sees
+that clock (Scheduler(clock=...) sets jq.now in each tick). Urgent jobs use
+the real clock. The digest jobs are not consumed: their run_at lies in the
+shifted future.
 
 Setup (not timed): the schedules are written with jq_schedule_put, in
 statements of 10,000 over two connections, each with the next_run_at that
-pyjq computes with croniter.
+jq computes (jq_cron_slots).
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg
 
 import pyjq
-from pyjq.scheduler import CronTimes, Scheduler
+from pyjq.cron import cron_slots
+from pyjq.scheduler import Scheduler
 
 CRON = "0 8 * * *"
 
@@ -188,11 +189,9 @@ def run(dsn: str, args: argparse.Namespace) -> dict[str, Any]:
         pyjq.install(conn)
         # The schedulers run on a shifted clock (Scheduler(clock=...) sets jq.now): a benchmark database.
         conn.execute("update jq.settings set allow_test_clock = true")
-    times = CronTimes(CRON, args.timezone)
+        # The slot the schedulers will meet: the next 08:00 far enough ahead for the setup.
+        [slot] = cron_slots(conn, CRON, args.timezone, after=datetime.now(UTC) + timedelta(hours=1))
     lead = args.lead
-    now = datetime.now(UTC)
-    # The slot the schedulers will meet: the next 08:00 far enough ahead for the setup.
-    slot = times.next_after(now + timedelta(hours=1))
     print(f"==> creating {args.size} schedules ({CRON} {args.timezone}, jitter {args.jitter} s)", file=sys.stderr)
     setup_seconds = create_schedules(dsn, args.size, args.timezone, args.jitter, slot)
     print(f"==> created in {setup_seconds:.1f} s; slot {slot.isoformat()}", file=sys.stderr)

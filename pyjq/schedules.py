@@ -6,16 +6,17 @@ has an ``_async`` twin taking an AsyncConnection::
     pyjq.schedules(conn)                 # or schedules(conn, "digest:user-42")
     pyjq.schedule_pause(conn, name); pyjq.schedule_resume(conn, name); pyjq.schedule_delete(conn, name)
 
-``schedule_put`` checks the cron with jq's grammar and croniter, and the
-timezone with zoneinfo, before writing anything; SQL checks both again. The
-grammar, the slots and the DST rule are in :mod:`pyjq.cron`; firing the due
-slots is :class:`pyjq.scheduler.Scheduler`'s.
+``schedule_put`` has jq compute the first slot (jq_cron_slots, which checks
+the cron and the timezone) before writing anything. The grammar, the slots
+and the DST rule are jq's, in SQL (:mod:`pyjq.cron` previews them); firing
+the due slots is jq_schedules_fire_due's (:class:`pyjq.scheduler.Scheduler`,
+or jq_tick).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -24,6 +25,7 @@ from psycopg.types.json import Jsonb
 from ._adapters import takes_async_connection, takes_connection
 from ._calls import expect_row
 from ._calls.schedules import (
+    CRON_SLOTS,
     SCHEDULE_DELETE,
     SCHEDULE_PAUSE,
     SCHEDULE_PUT,
@@ -32,7 +34,6 @@ from ._calls.schedules import (
     Schedule,
     ScheduleResult,
 )
-from .cron import CronTimes
 from .errors import InvalidArgument
 
 __all__ = [
@@ -72,12 +73,10 @@ def _put_params(
     missed: str,
     now: datetime | None,
 ) -> dict[str, Any]:
-    """jq_schedule_put's arguments, after checking cron, timezone and missed, with next_run_at from croniter."""
+    """jq_schedule_put's arguments but next_run_at, after the checks SQL cannot make earlier."""
     if missed not in MISSED:
         raise InvalidArgument(f"missed {missed!r} is not latest, all or none", sqlstate="22023")
-    times = CronTimes(cron, timezone)
-    moment = now or datetime.now(UTC)
-    if moment.tzinfo is None:
+    if now is not None and now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     return {
         "name": name,
@@ -90,7 +89,6 @@ def _put_params(
         "jitter_seconds": jitter_seconds,
         "max_attempts": max_attempts,
         "missed": missed,
-        "next_run_at": times.next_after(moment),
     }
 
 
@@ -113,16 +111,17 @@ def schedule_put(
     """Create or update the schedule ``name`` (jq_schedule_put); returns
     ``ScheduleResult(name, created, next_run_at)``.
 
-    The cron (five fields, or @hourly/@daily/@weekly/@monthly/@yearly) is
-    checked with jq's grammar and croniter and the timezone with zoneinfo
-    before anything is written; next_run_at is the first slot after ``now``
-    (default: this machine's clock) unless the schedule exists with the same
-    cron and timezone, which keeps its pending next_run_at. ``missed`` is
-    latest, all or none (see :mod:`pyjq.scheduler`).
+    The cron (five fields, or @hourly/@daily/@weekly/@monthly/@yearly) and
+    the timezone are checked by jq before anything is written; next_run_at is
+    the first slot after ``now`` (default: jq's clock), computed by jq
+    (jq_cron_slots), unless the schedule exists with the same cron and
+    timezone, which keeps its pending next_run_at. ``missed`` is latest, all
+    or none (see docs/schedules.md).
     """
     params = _put_params(
         name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, now
     )
+    [params["next_run_at"]] = CRON_SLOTS.run(conn, cron=cron, timezone=timezone, after=now, count=1)
     return expect_row(SCHEDULE_PUT.run(conn, **params), "jq_schedule_put")
 
 
@@ -146,6 +145,7 @@ async def schedule_put_async(
     params = _put_params(
         name, cron, timezone, type, payload, queue, priority, jitter_seconds, max_attempts, missed, now
     )
+    [params["next_run_at"]] = await CRON_SLOTS.run_async(conn, cron=cron, timezone=timezone, after=now, count=1)
     return expect_row(await SCHEDULE_PUT.run_async(conn, **params), "jq_schedule_put")
 
 

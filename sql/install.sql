@@ -36,6 +36,7 @@ begin;
 \ir migrations/0011_job_metadata.sql
 \ir migrations/0012_worker_types.sql
 \ir migrations/0013_storage_generations.sql
+\ir migrations/0014_schedule_missed_grace.sql
 \ir functions/locks.sql
 \ir functions/internal.sql
 \ir functions/audit.sql
@@ -56,6 +57,7 @@ begin;
 \ir functions/storage.sql
 \ir functions/tick.sql
 \ir functions/schedules.sql
+\ir functions/cron.sql
 \ir functions/queue_pause.sql
 \ir functions/operator_jobs.sql
 \ir functions/throughput.sql

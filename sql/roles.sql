@@ -3,11 +3,11 @@
 --   jq_producer  enqueue, status, cancel, limits
 --   jq_worker    claim, complete, fail, heartbeat, release, set_waiting,
 --                the registry (worker_register, worker_beat,
---                worker_deregister), tick and maintain, storage, stats, unhandled_types, and firing schedules (schedules_due,
---                schedules_fire: the scheduler runs inside every worker), limits
+--                worker_deregister), tick and maintain, storage, stats, unhandled_types, and firing schedules (schedules_fire_due,
+--                and the schedules_due and schedules_fire of 0.5.0's scheduler), limits
 --   jq_admin     everything: the above, listing workers (jq_workers),
 --                dead-letter operations, managing
---                schedules (schedule_put/_delete/_pause/_resume, schedules),
+--                schedules (schedule_put/_delete/_pause/_resume, schedules, cron_slots),
 --                and read access to the tables
 --
 -- The public functions are SECURITY DEFINER, so producers and workers need
@@ -59,6 +59,7 @@ grant execute on function
     jq.jq_version(),
     jq.jq_schedules_due(integer),
     jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]),
+    jq.jq_schedules_fire_due(integer),
     jq.jq_limits(),
     jq.jq_unhandled_types(),
     jq.jq_tick(),
@@ -82,3 +83,4 @@ grant update (rotate_storage, waiting_horizon, rotation_turn_after, rotation_tur
               rotation_move_batch, rotation_move_limit, rotation_backlog_wait, tick_lock_wait, tick_interval,
               maintain_interval)
     on jq.settings to jq_admin;
+grant update (schedule_fire_batch, schedule_missed_grace) on jq.settings to jq_admin;

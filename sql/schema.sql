@@ -962,6 +962,28 @@ end
 $$;
 
 --
+-- Name: _cron_bit_down(bigint, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_bit_down(p_mask bigint, p_to integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when p_to < 0 or p_mask & ((1::bigint << (least(p_to, 62) + 1)) - 1) = 0 then null
+                else 64 - position('1' in (p_mask & ((1::bigint << (least(p_to, 62) + 1)) - 1))::bit(64)::text) end
+$$;
+
+--
+-- Name: _cron_bit_up(bigint, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_bit_up(p_mask bigint, p_from integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when p_from > 62 or p_mask >> p_from = 0 then null
+                else p_from + 64 - length(rtrim((p_mask >> p_from)::bit(64)::text, '0')) end
+$$;
+
+--
 -- Name: _cron_check(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1014,6 +1036,18 @@ begin
         end if;
     end if;
 end
+$$;
+
+--
+-- Name: _cron_day_allowed(bigint, bigint, integer, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_day_allowed(p_days bigint, p_weekdays bigint, p_dom integer, p_dow integer) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select case when p_days = 4294967294 or p_weekdays = 127
+                then (p_days >> p_dom) & 1 = 1 and (p_weekdays >> p_dow) & 1 = 1
+                else (p_days >> p_dom) & 1 = 1 or (p_weekdays >> p_dow) & 1 = 1 end
 $$;
 
 --
@@ -1101,6 +1135,142 @@ end
 $_$;
 
 --
+-- Name: _cron_instant(timestamp without time zone, text); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_instant(p_local timestamp without time zone, p_zone text) RETURNS timestamp with time zone
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_read  timestamptz := p_local at time zone p_zone;
+    v_at    timestamptz := v_read;
+    v_try   timestamptz;
+    v_back  interval;
+    v_lo    bigint;
+    v_hi    bigint;
+    v_mid   bigint;
+begin
+    if (v_read at time zone p_zone) = p_local then
+        -- It exists. An earlier occurrence is in the offset of a moment
+        -- before a fall-back change: try the offsets of 3 and 25 hours earlier
+        -- (the largest change is 2 hours today, and a day for the historic
+        -- date-line moves).
+        foreach v_back in array array[interval '3 hours', interval '25 hours'] loop
+            v_try := (p_local - (((v_read - v_back) at time zone p_zone) - ((v_read - v_back) at time zone 'UTC')))
+                     at time zone 'UTC';
+            if v_try < v_at and (v_try at time zone p_zone) = p_local then
+                v_at := v_try;
+            end if;
+        end loop;
+        return v_at;
+    end if;
+    -- In a gap: v_read is past the change, p_local read in the offset after
+    -- it is before the change; the change is the first second in between
+    -- whose wall clock is past p_local.
+    v_hi := extract(epoch from v_read)::bigint;
+    v_lo := extract(epoch from (p_local - ((v_read at time zone p_zone) - (v_read at time zone 'UTC')))
+                               at time zone 'UTC')::bigint;
+    while v_hi - v_lo > 1 loop
+        v_mid := v_lo + (v_hi - v_lo) / 2;
+        if (to_timestamp(v_mid) at time zone p_zone) > p_local then
+            v_hi := v_mid;
+        else
+            v_lo := v_mid;
+        end if;
+    end loop;
+    return to_timestamp(v_hi);
+end
+$$;
+
+--
+-- Name: _cron_latest(text, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_latest(p_cron text, p_timezone text, p_at timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select jq._cron_slot_at_or_before(c.minutes, c.hours, c.days, c.months, c.weekdays, p_timezone, p_at)
+      from jq._cron_check(p_cron) c
+$$;
+
+--
+-- Name: _cron_next(text, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_next(p_cron text, p_timezone text, p_after timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    select jq._cron_slot_after(c.minutes, c.hours, c.days, c.months, c.weekdays, p_timezone, p_after)
+      from jq._cron_check(p_cron) c
+$$;
+
+--
+-- Name: _cron_next_local(bigint, bigint, bigint, bigint, bigint, timestamp without time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_next_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_after timestamp without time zone) RETURNS timestamp without time zone
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_at     timestamp := date_trunc('minute', p_after) + interval '1 minute';
+    v_day    date := v_at::date;
+    v_hour   integer := extract(hour from v_at);
+    v_minute integer := extract(minute from v_at);
+    v_next   date;
+    v_last   integer;
+    v_dom    integer;
+    v_dow    integer;
+    v_h      integer;
+    v_m      integer;
+begin
+    -- Each turn moves to the next allowed month, to the next allowed day or
+    -- returns; a cron jq._cron_check accepts fires within eight years (29
+    -- February), about a hundred turns.
+    for v_turn in 1 .. 2000 loop
+        v_next := (date_trunc('month', v_day::timestamp) + interval '1 month')::date;
+        if (p_months >> extract(month from v_day)::integer) & 1 = 0 then
+            v_day := v_next;
+            v_hour := 0;
+            v_minute := 0;
+            continue;
+        end if;
+        v_last := extract(day from v_next - 1)::integer;
+        v_dom := extract(day from v_day)::integer;
+        v_dow := extract(dow from v_day)::integer;
+        while v_dom <= v_last and not jq._cron_day_allowed(p_days, p_weekdays, v_dom, v_dow) loop
+            v_dom := v_dom + 1;
+            v_dow := (v_dow + 1) % 7;
+            v_hour := 0;
+            v_minute := 0;
+        end loop;
+        if v_dom > v_last then
+            v_day := v_next;
+            v_hour := 0;
+            v_minute := 0;
+            continue;
+        end if;
+        v_day := v_next - (v_last - v_dom + 1);
+        v_h := jq._cron_bit_up(p_hours, v_hour);
+        v_m := null;
+        if v_h = v_hour then
+            v_m := jq._cron_bit_up(p_minutes, v_minute);
+            if v_m is null then
+                v_h := jq._cron_bit_up(p_hours, v_hour + 1);
+            end if;
+        end if;
+        if v_h is null then
+            v_day := v_day + 1;
+            v_hour := 0;
+            v_minute := 0;
+            continue;
+        end if;
+        return v_day + make_interval(hours => v_h, mins => coalesce(v_m, jq._cron_bit_up(p_minutes, 0)));
+    end loop;
+    raise exception 'cron never matches after %', p_after using errcode = '22023';
+end
+$$;
+
+--
 -- Name: _cron_parse(text); Type: FUNCTION; Schema: jq
 --
 
@@ -1113,6 +1283,124 @@ CREATE FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours int
            array(select v from generate_series(1, 12) v where c.months & (1::bigint << v) <> 0),
            array(select v from generate_series(0, 6) v where c.weekdays & (1::bigint << v) <> 0)
       from jq._cron_check(p_cron) c
+$$;
+
+--
+-- Name: _cron_prev_local(bigint, bigint, bigint, bigint, bigint, timestamp without time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_prev_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_at timestamp without time zone) RETURNS timestamp without time zone
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_at     timestamp := date_trunc('minute', p_at);
+    v_day    date := v_at::date;
+    v_hour   integer := extract(hour from v_at);
+    v_minute integer := extract(minute from v_at);
+    v_first  date;
+    v_dom    integer;
+    v_dow    integer;
+    v_h      integer;
+    v_m      integer;
+begin
+    -- As jq._cron_next_local, backwards.
+    for v_turn in 1 .. 2000 loop
+        v_first := date_trunc('month', v_day::timestamp)::date;
+        if (p_months >> extract(month from v_day)::integer) & 1 = 0 then
+            v_day := v_first - 1;
+            v_hour := 23;
+            v_minute := 59;
+            continue;
+        end if;
+        v_dom := extract(day from v_day)::integer;
+        v_dow := extract(dow from v_day)::integer;
+        while v_dom >= 1 and not jq._cron_day_allowed(p_days, p_weekdays, v_dom, v_dow) loop
+            v_dom := v_dom - 1;
+            v_dow := (v_dow + 6) % 7;
+            v_hour := 23;
+            v_minute := 59;
+        end loop;
+        if v_dom < 1 then
+            v_day := v_first - 1;
+            v_hour := 23;
+            v_minute := 59;
+            continue;
+        end if;
+        v_day := v_first + (v_dom - 1);
+        v_h := jq._cron_bit_down(p_hours, v_hour);
+        v_m := null;
+        if v_h = v_hour then
+            v_m := jq._cron_bit_down(p_minutes, v_minute);
+            if v_m is null then
+                v_h := jq._cron_bit_down(p_hours, v_hour - 1);
+            end if;
+        end if;
+        if v_h is null then
+            v_day := v_day - 1;
+            v_hour := 23;
+            v_minute := 59;
+            continue;
+        end if;
+        return v_day + make_interval(hours => v_h, mins => coalesce(v_m, jq._cron_bit_down(p_minutes, 59)));
+    end loop;
+    raise exception 'cron never matches before %', p_at using errcode = '22023';
+end
+$$;
+
+--
+-- Name: _cron_slot_after(bigint, bigint, bigint, bigint, bigint, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_slot_after(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_after timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_local timestamp := p_after at time zone p_zone;
+    v_slot  timestamptz;
+begin
+    -- Matches up to p_after's wall clock map at or before p_after; so do the
+    -- next ones while p_after is in the second pass of a repeated hour (they
+    -- fire at their first occurrence), which takes a turn each.
+    for v_turn in 1 .. 100000 loop
+        v_local := jq._cron_next_local(p_minutes, p_hours, p_days, p_months, p_weekdays, v_local);
+        v_slot := jq._cron_instant(v_local, p_zone);
+        if v_slot > p_after then
+            return v_slot;
+        end if;
+    end loop;
+    raise exception 'no slot found after %', p_after using errcode = '22023';
+end
+$$;
+
+--
+-- Name: _cron_slot_at_or_before(bigint, bigint, bigint, bigint, bigint, text, timestamp with time zone); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._cron_slot_at_or_before(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_at timestamp with time zone) RETURNS timestamp with time zone
+    LANGUAGE plpgsql IMMUTABLE
+    AS $$
+declare
+    v_local timestamp := p_at at time zone p_zone;
+    v_back  interval;
+    v_slot  timestamptz;
+begin
+    -- When p_at is in the second pass of a repeated hour, wall-clock times
+    -- after its own fire before it (at their first occurrence): start from
+    -- p_at's wall clock in the offsets of 3 and 25 hours earlier as well.
+    foreach v_back in array array[interval '3 hours', interval '25 hours'] loop
+        v_local := greatest(v_local, (p_at at time zone 'UTC')
+                                     + (((p_at - v_back) at time zone p_zone) - ((p_at - v_back) at time zone 'UTC')));
+    end loop;
+    v_local := jq._cron_prev_local(p_minutes, p_hours, p_days, p_months, p_weekdays, v_local);
+    for v_turn in 1 .. 100000 loop
+        v_slot := jq._cron_instant(v_local, p_zone);
+        if v_slot <= p_at then
+            return v_slot;
+        end if;
+        v_local := jq._cron_prev_local(p_minutes, p_hours, p_days, p_months, p_weekdays, v_local - interval '1 minute');
+    end loop;
+    raise exception 'no slot found before %', p_at using errcode = '22023';
+end
 $$;
 
 --
@@ -2014,6 +2302,44 @@ CREATE FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone
 $$;
 
 --
+-- Name: _schedule_due_slots(text, text, text, timestamp with time zone, timestamp with time zone, integer, interval); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq._schedule_due_slots(p_cron text, p_timezone text, p_missed text, p_after timestamp with time zone, p_now timestamp with time zone, p_max_slots integer, p_grace interval, OUT slots timestamp with time zone[], OUT next_run_at timestamp with time zone, OUT problem text) RETURNS record
+    LANGUAGE plpgsql STABLE
+    AS $$
+declare
+    v_cron record;
+    v_slot timestamptz;
+begin
+    select * into v_cron from jq._cron_check(p_cron) c;
+    if p_missed = 'all' then
+        slots := '{}';
+        v_slot := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                      p_timezone, p_after);
+        while v_slot <= p_now and cardinality(slots) < p_max_slots loop
+            slots := slots || v_slot;
+            v_slot := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                          p_timezone, v_slot);
+        end loop;
+        next_run_at := v_slot;
+        return;
+    end if;
+    v_slot := jq._cron_slot_at_or_before(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                         p_timezone, p_now);
+    next_run_at := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                       p_timezone, greatest(p_now, p_after));
+    slots := case when v_slot > p_after and (p_missed = 'latest' or p_now - v_slot <= p_grace)
+                  then array[v_slot] else '{}' end;
+exception when others then
+    slots := '{}';
+    next_run_at := p_now + interval '10 minutes';
+    problem := format('cannot compute the slots of cron %s in time zone %s (%s: %s); trying again at %s',
+                      quote_literal(p_cron), quote_literal(p_timezone), sqlstate, sqlerrm, next_run_at);
+end
+$$;
+
+--
 -- Name: _schedule_key(text, timestamp with time zone); Type: FUNCTION; Schema: jq
 --
 
@@ -2169,6 +2495,8 @@ CREATE TABLE jq.settings (
     tick_lock_wait interval DEFAULT '00:00:00.05'::interval NOT NULL,
     tick_interval interval DEFAULT '00:00:00.25'::interval NOT NULL,
     maintain_interval interval DEFAULT '00:01:00'::interval NOT NULL,
+    schedule_fire_batch integer DEFAULT 1000 NOT NULL,
+    schedule_missed_grace interval DEFAULT '00:05:00'::interval NOT NULL,
     CONSTRAINT settings_audit_retention_range CHECK (((audit_retention >= '01:00:00'::interval) AND (audit_retention <= '10 years'::interval))),
     CONSTRAINT settings_dead_retention_range CHECK (((dead_retention >= '01:00:00'::interval) AND (dead_retention <= '10 years'::interval))),
     CONSTRAINT settings_default_max_attempts_range CHECK (((default_max_attempts >= 1) AND (default_max_attempts <= 1000))),
@@ -2186,6 +2514,8 @@ CREATE TABLE jq.settings (
     CONSTRAINT settings_rotation_move_limit_range CHECK (((rotation_move_limit >= rotation_move_batch) AND (rotation_move_limit <= 1000000))),
     CONSTRAINT settings_rotation_turn_after_range CHECK (((rotation_turn_after >= '00:00:00.1'::interval) AND (rotation_turn_after <= '01:00:00'::interval))),
     CONSTRAINT settings_rotation_turn_bytes_range CHECK (((rotation_turn_bytes >= 0) AND (rotation_turn_bytes <= 1073741824))),
+    CONSTRAINT settings_schedule_fire_batch_range CHECK (((schedule_fire_batch >= 1) AND (schedule_fire_batch <= 100000))),
+    CONSTRAINT settings_schedule_missed_grace_range CHECK (((schedule_missed_grace >= '00:00:00'::interval) AND (schedule_missed_grace <= '1 day'::interval))),
     CONSTRAINT settings_singleton CHECK (singleton),
     CONSTRAINT settings_tick_interval_range CHECK (((tick_interval >= '00:00:00.01'::interval) AND (tick_interval <= '00:01:00'::interval))),
     CONSTRAINT settings_tick_lock_wait_range CHECK (((tick_lock_wait >= '00:00:00'::interval) AND (tick_lock_wait <= '00:00:01'::interval))),
@@ -2264,6 +2594,18 @@ COMMENT ON COLUMN jq.settings.tick_interval IS 'How soon jq_tick asks to be call
 --
 
 COMMENT ON COLUMN jq.settings.maintain_interval IS 'How often jq_tick runs the maintenance (jq_maintain: history partitions, retention, expired keys, gone workers).';
+
+--
+-- Name: COLUMN settings.schedule_fire_batch; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.schedule_fire_batch IS 'How many due schedules one jq_tick call fires (jq_schedules_fire_due); more are fired by the next calls, at once.';
+
+--
+-- Name: COLUMN settings.schedule_missed_grace; Type: COMMENT; Schema: jq
+--
+
+COMMENT ON COLUMN jq.settings.schedule_missed_grace IS 'How late a slot of a schedule with missed = none may be and still fire (jq_schedules_fire_due); older missed slots are skipped.';
 
 --
 -- Name: _storage_rotate(jq.settings); Type: FUNCTION; Schema: jq
@@ -2843,6 +3185,45 @@ $$;
 --
 
 COMMENT ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) IS 'Complete jobs this worker holds (job_ids, worker, results parallel to job_ids or null): delete from jq.jobs, append to history as succeeded with each result; returns the ids completed. Jobs whose lease was lost are left alone; a result over settings.max_result_bytes refuses the call (54000).';
+
+--
+-- Name: jq_cron_slots(text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_cron_slots(p_cron text, p_timezone text, p_after timestamp with time zone DEFAULT NULL::timestamp with time zone, p_count integer DEFAULT 1) RETURNS TABLE(slot timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
+    AS $$
+declare
+    v_cron record;
+    v_at   timestamptz := coalesce(p_after, jq._now());
+begin
+    select * into v_cron from jq._cron_check(p_cron) c;
+    perform jq._check_timezone(p_timezone);
+    if not isfinite(v_at) then
+        raise exception 'after % is not a finite time', v_at
+            using errcode = '22023', hint = 'Pass a time, or null for now.';
+    end if;
+    if p_count is null or p_count not between 1 and 1000 then
+        raise exception 'count % is out of range', coalesce(p_count::text, 'null')
+            using errcode = '22023', hint = 'Ask for between 1 and 1000 slots.';
+    end if;
+    for v_n in 1 .. p_count loop
+        v_at := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                    p_timezone, v_at);
+        slot := v_at;
+        return next;
+    end loop;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_cron_slots(p_cron text, p_timezone text, p_after timestamp with time zone, p_count integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_cron_slots(p_cron text, p_timezone text, p_after timestamp with time zone, p_count integer) IS 'The next count slots (default 1) of a cron in an IANA time zone after a time (null: now) -> slot, as jq_schedules_fire_due fires them (a time in a DST gap at the gap''s end, a repeated time once).';
 
 --
 -- Name: jq_dead_delete(jsonb, uuid[], integer); Type: FUNCTION; Schema: jq
@@ -4164,6 +4545,75 @@ $$;
 COMMENT ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) IS 'Scheduler: fire slots (names, due_at, slots, next_run_at; one element per schedule and slot) -> (schedules advanced, jobs enqueued). Advances only schedules whose next_run_at is still due_at; one job per slot, keyed schedule:<name>:<slot UTC>, run_at = slot + deterministic jitter.';
 
 --
+-- Name: jq_schedules_fire_due(integer); Type: FUNCTION; Schema: jq
+--
+
+CREATE FUNCTION jq.jq_schedules_fire_due(p_limit integer DEFAULT 500) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'jq', 'pg_catalog', 'pg_temp'
+    SET standard_conforming_strings TO 'on'
+    SET constraint_exclusion TO 'off'
+    AS $$
+declare
+    v_now      timestamptz := jq._now();
+    v_grace    interval := (select s.schedule_missed_grace from jq.settings s);
+    v_names    text[];
+    v_due_at   timestamptz[];
+    v_slots    timestamptz[];
+    v_next     timestamptz[];
+    v_problems text[];
+    v_problem  text;
+    v_jobs     integer;
+begin
+    -- jq_schedules_due refuses a limit outside 1..100000 (22023).
+    with due as materialized (
+        select d.name, d.cron, d.timezone, d.missed, d.next_run_at,
+               coalesce(d.next_run_at - interval '1 microsecond', d.updated_at) as after
+          from jq.jq_schedules_due(p_limit) d
+    ), cap as (
+        -- A missed = all backlog shares 50,000 slots among the schedules that have one.
+        select greatest(1, least(1000, 50000 / greatest(1, count(*))))::integer as max_slots
+          from due d
+         where d.missed = 'all'
+    ), planned as materialized (
+        select g.names, g.due_at, p.slots, p.next_run_at, p.problem
+          from (select d.cron, d.timezone, d.missed, d.next_run_at as due_at, d.after, array_agg(d.name) as names
+                  from due d
+                 group by d.cron, d.timezone, d.missed, d.next_run_at, d.after) g
+         cross join cap
+         cross join lateral jq._schedule_due_slots(g.cron, g.timezone, g.missed, g.after, v_now, cap.max_slots,
+                                                   v_grace) p
+    )
+    select array_agg(n.name), array_agg(p.due_at), array_agg(s.slot), array_agg(p.next_run_at),
+           (select array_agg(format('schedule %s%s: %s', quote_literal(x.names[1]),
+                                    case when cardinality(x.names) > 1
+                                         then format(' and %s more', cardinality(x.names) - 1) else '' end,
+                                    x.problem))
+              from planned x
+             where x.problem is not null)
+      into v_names, v_due_at, v_slots, v_next, v_problems
+      from planned p
+     cross join lateral unnest(p.names) n(name)
+     cross join lateral unnest(case when cardinality(p.slots) = 0 then array[null::timestamptz] else p.slots end)
+           s(slot);
+    if v_names is null then
+        return 0;
+    end if;
+    foreach v_problem in array coalesce(v_problems, '{}') loop
+        raise warning '%', v_problem;
+    end loop;
+    select f.jobs into v_jobs from jq.jq_schedules_fire(v_names, v_due_at, v_slots, v_next) f;
+    return v_jobs;
+end
+$$;
+
+--
+-- Name: FUNCTION jq_schedules_fire_due(p_limit integer); Type: COMMENT; Schema: jq
+--
+
+COMMENT ON FUNCTION jq.jq_schedules_fire_due(p_limit integer) IS 'Fire due schedules (limit, default 500): claim them FOR UPDATE SKIP LOCKED, compute their slots under missed, enqueue one job per slot -> jobs enqueued. jq_tick calls it; any number of callers at once fire each slot once.';
+
+--
 -- Name: jq_set_waiting(text[], text, boolean); Type: FUNCTION; Schema: jq
 --
 
@@ -4544,6 +4994,7 @@ declare
     v_again    interval;
     v_due      timestamptz;
     v_wait     interval;
+    v_fired    integer;
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_tick needs READ COMMITTED, not %', current_setting('transaction_isolation')
@@ -4562,9 +5013,19 @@ begin
         return;
     end if;
 
+    -- Schedules first: their firing may take a while, and the rotation's
+    -- locks are held until this call commits.
+    v_fired := jq.jq_schedules_fire_due(v_settings.schedule_fire_batch);
+
     select * into v_rotation from jq._storage_rotate(v_settings);
     v_account := v_rotation.account;
     v_again := coalesce(v_rotation.call_again_after, v_settings.maintain_interval);
+    if v_fired >= v_settings.schedule_fire_batch then
+        v_again := interval '0';  -- more schedules may be due
+    end if;
+    if v_fired > 0 then
+        v_account := v_account || jsonb_build_object('schedule_jobs', v_fired);
+    end if;
 
     -- The maintenance waits for a call that holds no partition lock: claims
     -- would wait for its whole length.
@@ -4578,7 +5039,8 @@ begin
             v_due := clock_timestamp() + v_settings.maintain_interval;
         end if;
     end if;
-    v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()));
+    v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()),
+                     (select greatest(interval '0', min(s.next_run_at) - jq._now()) from jq.schedules s where s.enabled));
     perform setval('jq.tick_due', floor(extract(epoch from clock_timestamp() + v_again) * 1000)::bigint);
 
     return query select v_again, v_account || jsonb_build_object('ran', true);
@@ -6689,11 +7151,32 @@ REVOKE ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timest
 GRANT ALL ON FUNCTION jq._claim_take(p_queue text, p_types text[], p_now timestamp with time zone, p_quotas jq.claim_group[], p_jobs jq.claim_job[], p_skip_types text[]) TO jq_admin;
 
 --
+-- Name: FUNCTION _cron_bit_down(p_mask bigint, p_to integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_bit_down(p_mask bigint, p_to integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_bit_down(p_mask bigint, p_to integer) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_bit_up(p_mask bigint, p_from integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_bit_up(p_mask bigint, p_from integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_bit_up(p_mask bigint, p_from integer) TO jq_admin;
+
+--
 -- Name: FUNCTION _cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._cron_check(p_cron text, OUT minutes bigint, OUT hours bigint, OUT days bigint, OUT months bigint, OUT weekdays bigint) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_day_allowed(p_days bigint, p_weekdays bigint, p_dom integer, p_dow integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_day_allowed(p_days bigint, p_weekdays bigint, p_dom integer, p_dow integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_day_allowed(p_days bigint, p_weekdays bigint, p_dom integer, p_dow integer) TO jq_admin;
 
 --
 -- Name: FUNCTION _cron_field(p_cron text, p_field text, p_label text, p_min integer, p_max integer, p_names text[], p_open_max integer); Type: ACL; Schema: jq
@@ -6703,11 +7186,60 @@ REVOKE ALL ON FUNCTION jq._cron_field(p_cron text, p_field text, p_label text, p
 GRANT ALL ON FUNCTION jq._cron_field(p_cron text, p_field text, p_label text, p_min integer, p_max integer, p_names text[], p_open_max integer) TO jq_admin;
 
 --
+-- Name: FUNCTION _cron_instant(p_local timestamp without time zone, p_zone text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_instant(p_local timestamp without time zone, p_zone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_instant(p_local timestamp without time zone, p_zone text) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_latest(p_cron text, p_timezone text, p_at timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_latest(p_cron text, p_timezone text, p_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_latest(p_cron text, p_timezone text, p_at timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_next(p_cron text, p_timezone text, p_after timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_next(p_cron text, p_timezone text, p_after timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_next(p_cron text, p_timezone text, p_after timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_next_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_after timestamp without time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_next_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_after timestamp without time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_next_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_after timestamp without time zone) TO jq_admin;
+
+--
 -- Name: FUNCTION _cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]); Type: ACL; Schema: jq
 --
 
 REVOKE ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq._cron_parse(p_cron text, OUT minutes integer[], OUT hours integer[], OUT days integer[], OUT months integer[], OUT weekdays integer[]) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_prev_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_at timestamp without time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_prev_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_at timestamp without time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_prev_local(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_at timestamp without time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_slot_after(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_after timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_slot_after(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_after timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_slot_after(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_after timestamp with time zone) TO jq_admin;
+
+--
+-- Name: FUNCTION _cron_slot_at_or_before(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_at timestamp with time zone); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._cron_slot_at_or_before(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._cron_slot_at_or_before(p_minutes bigint, p_hours bigint, p_days bigint, p_months bigint, p_weekdays bigint, p_zone text, p_at timestamp with time zone) TO jq_admin;
 
 --
 -- Name: FUNCTION _dead_groups_matching(p_since timestamp with time zone, p_type text, p_error text); Type: ACL; Schema: jq
@@ -6941,6 +7473,13 @@ REVOKE ALL ON FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with ti
 GRANT ALL ON FUNCTION jq._runnable_sample(p_queue text, p_now timestamp with time zone) TO jq_admin;
 
 --
+-- Name: FUNCTION _schedule_due_slots(p_cron text, p_timezone text, p_missed text, p_after timestamp with time zone, p_now timestamp with time zone, p_max_slots integer, p_grace interval, OUT slots timestamp with time zone[], OUT next_run_at timestamp with time zone, OUT problem text); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq._schedule_due_slots(p_cron text, p_timezone text, p_missed text, p_after timestamp with time zone, p_now timestamp with time zone, p_max_slots integer, p_grace interval, OUT slots timestamp with time zone[], OUT next_run_at timestamp with time zone, OUT problem text) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq._schedule_due_slots(p_cron text, p_timezone text, p_missed text, p_after timestamp with time zone, p_now timestamp with time zone, p_max_slots integer, p_grace interval, OUT slots timestamp with time zone[], OUT next_run_at timestamp with time zone, OUT problem text) TO jq_admin;
+
+--
 -- Name: FUNCTION _schedule_key(p_name text, p_slot timestamp with time zone); Type: ACL; Schema: jq
 --
 
@@ -7129,6 +7668,18 @@ GRANT UPDATE(tick_interval) ON TABLE jq.settings TO jq_admin;
 GRANT UPDATE(maintain_interval) ON TABLE jq.settings TO jq_admin;
 
 --
+-- Name: COLUMN settings.schedule_fire_batch; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(schedule_fire_batch) ON TABLE jq.settings TO jq_admin;
+
+--
+-- Name: COLUMN settings.schedule_missed_grace; Type: ACL; Schema: jq
+--
+
+GRANT UPDATE(schedule_missed_grace) ON TABLE jq.settings TO jq_admin;
+
+--
 -- Name: FUNCTION _storage_rotate(p_settings jq.settings, OUT account jsonb, OUT call_again_after interval, OUT holding boolean); Type: ACL; Schema: jq
 --
 
@@ -7214,6 +7765,13 @@ GRANT ALL ON FUNCTION jq.jq_claim(p_queue text, p_worker text, p_limit integer, 
 REVOKE ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_complete(p_job_ids uuid[], p_worker text, p_results jsonb[]) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_cron_slots(p_cron text, p_timezone text, p_after timestamp with time zone, p_count integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_cron_slots(p_cron text, p_timezone text, p_after timestamp with time zone, p_count integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_cron_slots(p_cron text, p_timezone text, p_after timestamp with time zone, p_count integer) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_dead_delete(p_filter jsonb, p_ids uuid[], p_limit integer); Type: ACL; Schema: jq
@@ -7442,6 +8000,14 @@ GRANT ALL ON FUNCTION jq.jq_schedules_due(p_limit integer) TO jq_admin;
 REVOKE ALL ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) TO jq_worker;
 GRANT ALL ON FUNCTION jq.jq_schedules_fire(p_names text[], p_due_at timestamp with time zone[], p_slots timestamp with time zone[], p_next_run_at timestamp with time zone[]) TO jq_admin;
+
+--
+-- Name: FUNCTION jq_schedules_fire_due(p_limit integer); Type: ACL; Schema: jq
+--
+
+REVOKE ALL ON FUNCTION jq.jq_schedules_fire_due(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION jq.jq_schedules_fire_due(p_limit integer) TO jq_worker;
+GRANT ALL ON FUNCTION jq.jq_schedules_fire_due(p_limit integer) TO jq_admin;
 
 --
 -- Name: FUNCTION jq_set_waiting(p_queues text[], p_worker text, p_waiting boolean); Type: ACL; Schema: jq

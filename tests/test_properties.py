@@ -892,6 +892,8 @@ VALID_BY_NAME = {
     "p_run_at": ["2030-01-01T00:00:00Z", "2020-01-01T00:00:00+05:30"],
     "p_since": ["2020-01-01T00:00:00Z"],
     "p_next_run_at": ["2030-01-01T00:00:00Z"],
+    "p_after": ["2026-03-01T00:00:00Z", "2026-11-01T06:10:00Z"],
+    "p_count": ["1", "5"],
     "p_job_id": ["@running", "@pending", "@dead"],
     "p_job_ids": ["{@running}", "{@running,@pending}"],
     "p_types": ["{t}", "{t,other}"],

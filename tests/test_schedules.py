@@ -1,16 +1,21 @@
 """Recurring schedules against a real PostgreSQL: firing exactly once per slot
-with schedulers racing, a crash mid-tick, time zones and DST with a moved
-clock (never by sleeping), jitter, missed slots, the Python API and the CLI.
+with schedulers racing (and beside a scheduler of 0.5.0, which computed the
+slots in Python), a crash mid-tick, time zones and DST with a moved clock
+(never by sleeping), jitter, missed slots, the Python API and the CLI.
+
+The slots are computed in SQL (jq_schedules_fire_due); tests/cron_reference.py
+is the Python reference they are checked against (tests/test_cron_slots.py).
 
 The clock: each Scheduler here gets ``clock=``, which sets ``jq.now`` inside
-its tick's transaction, so SQL (jq._now()) and croniter see the same "now".
-Schedules are put with SQL's clock moved the same way (``set jq.now``).
+its tick's transaction, so every SQL function sees the same "now". Schedules
+are put with SQL's clock moved the same way (``set jq.now``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import threading
 from collections import Counter
@@ -18,12 +23,13 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
+from cron_reference import CronTimes, cron_times, parse_cron
 from croniter import croniter
 from helpers import invoke_cli as _cli
 from psycopg_pool import AsyncConnectionPool
 
 import pyjq
-from pyjq.scheduler import CronTimes, Scheduler, parse_cron, schedule_key, schedule_offset
+from pyjq.scheduler import Scheduler, schedule_key, schedule_offset
 
 
 def at(text: str) -> datetime:
@@ -68,7 +74,7 @@ def walk(conn: psycopg.Connection, scheduler: Scheduler, clock: Clock, start: st
         moment += step
 
 
-# -- the cron grammar: Python and SQL agree, and mean what croniter means ------------------
+# -- the cron grammar: the reference and SQL agree, and mean what croniter means --------------
 
 
 def _random_field(rng: random.Random, lo: int, hi: int, names: tuple[str, ...] | None) -> str:
@@ -285,7 +291,8 @@ def test_new_york_fall_back_fires_each_day_once(db: psycopg.Connection) -> None:
 
 
 def test_croniter_alone_would_fire_a_repeated_time_twice() -> None:
-    """Why CronTimes wraps croniter: aware iteration repeats 01:30 on fall-back day."""
+    """Why the reference (and jq) wrap croniter's matches in the DST rule: aware iteration repeats
+    01:30 on fall-back day."""
     from zoneinfo import ZoneInfo
 
     it = croniter("30 1 * * *", datetime(2026, 10, 31, 12, tzinfo=ZoneInfo("America/New_York")))
@@ -313,7 +320,7 @@ def test_three_schedulers_racing_fire_every_slot_exactly_once(db: psycopg.Connec
         try:
             for _ in range(5):  # five slots: 08:00 .. 08:04
                 barrier.wait()
-                while scheduler.tick_result(conn).claimed:
+                while scheduler.tick_result(conn).jobs:
                     pass
                 barrier.wait()
                 if scheduler is schedulers[0]:
@@ -333,6 +340,72 @@ def test_three_schedulers_racing_fire_every_slot_exactly_once(db: psycopg.Connec
     assert len(set(keys)) == len(keys), "a slot fired twice"
     assert Counter(k.rsplit(":", 3)[0] for k in keys) == {f"schedule:every-minute-{g}": 5 for g in range(1, 601)}
     assert sum(1 for s in schedulers if s.stats["jobs"]) >= 2, "the schedulers did not share the work"
+    assert db.execute("select count(distinct next_run_at) from jq.schedules").fetchone() == (1,)
+
+
+def tick_as_in_0_5_0(conn: psycopg.Connection, now: datetime, batch: int) -> int:
+    """One tick of pyjq 0.5.0's scheduler, which computed the slots in Python: jq_schedules_due,
+    the slots of missed = latest schedules by the reference, jq_schedules_fire. The schedules claimed."""
+    with conn.transaction():
+        conn.execute("select set_config('jq.now', %s, true)", [now.isoformat()])
+        rows = conn.execute(
+            "select name, cron, timezone, next_run_at, updated_at from jq.jq_schedules_due(%s)", [batch]
+        ).fetchall()
+        fire: tuple[list, list, list, list] = ([], [], [], [])
+        for name, cron, timezone, due_at, updated_at in rows:
+            times = cron_times(cron, timezone)
+            after = due_at - timedelta(microseconds=1) if due_at is not None else updated_at
+            for column, value in zip(
+                fire,
+                (
+                    name,
+                    due_at,
+                    times.latest_at_or_before(now, not_before=after + timedelta(microseconds=1)),
+                    times.next_after(max(now, after)),
+                ),
+                strict=True,
+            ):
+                column.append(value)
+        if rows:
+            conn.execute("select * from jq.jq_schedules_fire(%s, %s, %s, %s)", list(fire))
+    return len(rows)
+
+
+def test_a_scheduler_of_0_5_0_beside_jq_fires_every_slot_once(db: psycopg.Connection, connect) -> None:
+    """Workers of 0.5.0 (Python computes the slots) and jq_schedules_fire_due (SQL does), at once."""
+    set_sql_clock(db, "2026-03-01T07:59:00Z")
+    db.execute("""select count(*) from generate_series(1, 300) g,
+                  jq.jq_schedule_put('every-minute-' || g, '* * * * *', 'Europe/Berlin', 't', p_jitter_seconds => 30,
+                                     p_next_run_at => '2026-03-01 08:00Z')""")
+    clock = Clock(at("2026-03-01T08:00:00Z"))
+    new, old = Scheduler(batch_size=40, clock=clock), connect()
+    barrier = threading.Barrier(2)
+    claimed_by_old: list[int] = []
+    errors: list[BaseException] = []
+
+    def run(is_old: bool, conn: psycopg.Connection) -> None:
+        try:
+            for _ in range(5):  # five slots: 08:00 .. 08:04
+                barrier.wait()
+                while tick_as_in_0_5_0(conn, clock.now, 40) if is_old else new.tick(conn):
+                    if is_old:
+                        claimed_by_old.append(1)
+                barrier.wait()
+                if not is_old:
+                    clock.set(clock.now + timedelta(minutes=1))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+            barrier.abort()
+
+    threads = [threading.Thread(target=run, args=(is_old, conn)) for is_old, conn in [(True, old), (False, connect())]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    keys = [k for k, _ in jobs(db)]
+    assert len(keys) == len(set(keys)) == 300 * 5, "every slot once"
+    assert new.stats["jobs"] > 0 and claimed_by_old, "both fired some"
     assert db.execute("select count(distinct next_run_at) from jq.schedules").fetchone() == (1,)
 
 
@@ -367,7 +440,7 @@ def test_crash_before_commit_refires_the_same_slot_with_the_same_run_at(db: psyc
         [names, [r[1] for r in rows], [r[1] for r in rows], [at("2026-03-02T07:00:00Z")] * 50],
     )
     other = Scheduler(clock=clock)
-    assert other.tick_result(db).claimed == 0, "a second scheduler must skip the locked schedules"
+    assert other.tick_result(db).jobs == 0, "a second scheduler must skip the locked schedules"
     pid = victim.info.backend_pid
     db.execute("select pg_terminate_backend(%s)", [pid])
     with pytest.raises(psycopg.OperationalError):
@@ -459,22 +532,45 @@ def test_missed_slots_after_every_worker_was_down_for_a_day(
 
 def test_missed_none_still_fires_a_slot_that_is_only_a_little_late(db: psycopg.Connection) -> None:
     pyjq.schedule(db, "n", cron="0 8 * * *", timezone="UTC", type="t", missed="none", now=at("2026-03-01T00:00:00Z"))
-    Scheduler(clock=Clock(at("2026-03-01T08:02:00Z")), missed_grace=timedelta(minutes=5)).tick(db)
+    Scheduler(clock=Clock(at("2026-03-01T08:02:00Z"))).tick(db)
     assert slots_of(db, "n") == ["2026-03-01T08:00:00Z"]
 
 
+def test_missed_none_grace_is_a_setting(db: psycopg.Connection) -> None:
+    db.execute("update jq.settings set schedule_missed_grace = '1 minute'")
+    pyjq.schedule(db, "n", cron="0 8 * * *", timezone="UTC", type="t", missed="none", now=at("2026-03-01T00:00:00Z"))
+    assert Scheduler(clock=Clock(at("2026-03-01T08:02:00Z"))).tick(db) == 0
+    assert slots_of(db, "n") == []
+    assert pyjq.schedules(db, "n")[0].next_run_at == at("2026-03-02T08:00:00Z")
+
+
 def test_missed_all_catches_up_over_several_ticks(db: psycopg.Connection) -> None:
-    pyjq.schedule(db, "m", cron="*/10 * * * *", timezone="UTC", type="t", missed="all", now=at("2026-03-01T00:00:00Z"))
-    scheduler = Scheduler(clock=Clock(at("2026-03-01T05:00:00Z")), max_slots_per_schedule=7)
-    assert scheduler.tick(db) == 7
-    assert scheduler.tick(db) == 7
-    assert scheduler.run_pending(db) == 30 - 14
-    assert len(slots_of(db, "m")) == 30  # 00:10 .. 05:00
+    # 2,500 minutes missed; a call fires at most 1,000 slots of a schedule.
+    pyjq.schedule(db, "m", cron="* * * * *", timezone="UTC", type="t", missed="all", now=at("2026-03-01T00:00:00Z"))
+    scheduler = Scheduler(clock=Clock(at("2026-03-02T17:40:00Z")))
+    assert scheduler.tick(db) == 1000
+    assert scheduler.tick(db) == 1000
+    assert scheduler.run_pending(db) == 500
+    keys = slots_of(db, "m")
+    assert len(keys) == len(set(keys)) == 2500  # 00:01 on the 1st .. 17:40 on the 2nd
+    assert (keys[0], keys[-1]) == ("2026-03-01T00:01:00Z", "2026-03-02T17:40:00Z")
 
 
-def test_a_zone_this_python_cannot_read_waits_without_blocking_others(
+def test_the_arguments_jq_now_decides_are_deprecated() -> None:
+    for name, value in [
+        ("missed_grace", timedelta(minutes=5)),
+        ("max_slots_per_schedule", 7),
+        ("max_jobs_per_tick", 10),
+        ("retry_broken", timedelta(minutes=1)),
+    ]:
+        with pytest.warns(DeprecationWarning, match=name):
+            Scheduler(**{name: value})
+
+
+def test_a_zone_jq_cannot_read_waits_without_blocking_others(
     db: psycopg.Connection, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.ERROR, logger="pyjq.scheduler")
     # Written behind the functions' back: a name SQL would refuse.
     db.execute("""insert into jq.schedules (name, cron, timezone, type, next_run_at)
                   values ('broken', '0 8 * * *', 'Nowhere/Atlantis', 't', '2026-03-01 08:00Z')""")
@@ -482,7 +578,7 @@ def test_a_zone_this_python_cannot_read_waits_without_blocking_others(
     assert Scheduler(clock=Clock(at("2026-03-01T08:00:01Z"))).tick(db) == 1
     assert slots_of(db, "fine") == ["2026-03-01T08:00:00Z"]
     assert pyjq.list_schedules(db, "broken")[0].next_run_at == at("2026-03-01T08:10:01Z")
-    assert "Nowhere/Atlantis" in caplog.text
+    assert "Nowhere/Atlantis" in caplog.text  # jq_schedules_fire_due's WARNING, logged by the scheduler
 
 
 # -- the async runner ------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""Schedule calls: managing schedules and firing them (sql/functions/schedules.sql).
+"""Schedule calls: managing schedules, firing them and previewing a cron's slots
+(sql/functions/schedules.sql, sql/functions/cron.sql).
 
-``SCHEDULES_DUE`` and ``SCHEDULES_FIRE`` are the scheduler's tick (see
-pyjq.scheduler): both in one transaction, the first locking the due rows
-until it ends.
+``SCHEDULES_FIRE_DUE`` is the scheduler's whole tick (see pyjq.scheduler):
+jq claims the due schedules, computes their slots and enqueues their jobs.
 """
 
 from __future__ import annotations
@@ -14,15 +14,13 @@ from typing import Any
 from . import Many, One, Scalar
 
 __all__ = [
+    "CRON_SLOTS",
     "SCHEDULES",
-    "SCHEDULES_DUE",
-    "SCHEDULES_FIRE",
+    "SCHEDULES_FIRE_DUE",
     "SCHEDULE_DELETE",
     "SCHEDULE_PAUSE",
     "SCHEDULE_PUT",
     "SCHEDULE_RESUME",
-    "DueSchedule",
-    "FireResult",
     "Schedule",
     "ScheduleResult",
 ]
@@ -54,25 +52,6 @@ class Schedule:
     updated_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class DueSchedule:
-    """A schedule jq_schedules_due locked for this tick; ``as_of`` is jq's clock."""
-
-    name: str
-    cron: str
-    timezone: str
-    missed: str
-    next_run_at: datetime | None  # None: never computed (put from SQL, or resumed): start from updated_at
-    updated_at: datetime
-    as_of: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class FireResult:
-    schedules: int  # schedules whose next_run_at advanced
-    jobs: int  # jobs enqueued
-
-
 SCHEDULE_PUT: One[ScheduleResult] = One(
     ScheduleResult,
     "select name, created, next_run_at from jq.jq_schedule_put("
@@ -86,14 +65,10 @@ SCHEDULE_PAUSE: Scalar[bool] = Scalar("select jq.jq_schedule_pause(p_name => %(n
 SCHEDULE_RESUME: Scalar[bool] = Scalar("select jq.jq_schedule_resume(p_name => %(name)s::text)")
 SCHEDULES: Many[Schedule] = Many(Schedule, "select * from jq.jq_schedules(p_name => %(name)s::text)")
 
-SCHEDULES_DUE: Many[DueSchedule] = Many(
-    DueSchedule,
-    "select name, cron, timezone, missed, next_run_at, updated_at, as_of"
-    " from jq.jq_schedules_due(p_limit => %(limit)s::integer)",
-)
-SCHEDULES_FIRE: One[FireResult] = One(
-    FireResult,
-    "select schedules, jobs from jq.jq_schedules_fire(p_names => %(names)s::text[],"
-    " p_due_at => %(due_at)s::timestamptz[], p_slots => %(slots)s::timestamptz[],"
-    " p_next_run_at => %(next_run_at)s::timestamptz[])",
+# The scheduler's tick: fire what is due, up to limit schedules; the jobs enqueued.
+SCHEDULES_FIRE_DUE: Scalar[int] = Scalar("select jq.jq_schedules_fire_due(p_limit => %(limit)s::integer)")
+# A cron's next slots in a time zone after a time (None: jq's clock), as a list.
+CRON_SLOTS: Scalar[list[datetime]] = Scalar(
+    "select array(select s.slot from jq.jq_cron_slots(p_cron => %(cron)s::text, p_timezone => %(timezone)s::text,"
+    " p_after => %(after)s::timestamptz, p_count => %(count)s::integer) s)"
 )

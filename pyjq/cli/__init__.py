@@ -1,6 +1,6 @@
 """The `pyjq` command. Its implementation needs click, which comes with the `cli`
-extra so that the core package depends on psycopg, psycopg_pool and croniter
-only: pip install 'pgjq[cli]'. This module imports no click, so the entry point
+extra so that the core package depends on psycopg and psycopg_pool only:
+pip install 'pgjq[cli]'. This module imports no click, so the entry point
 can say so.
 
 Layout: app.py holds the root group and its error handling and registers the

@@ -90,7 +90,7 @@ def schedules_put(
 ) -> None:
     """Create or update schedule NAME; print whether it was created and its next run.
 
-    The cron and timezone are checked (croniter, zoneinfo, then SQL) before
+    jq checks the cron and timezone and computes the next run before
     anything is written. Updating a schedule with the same cron and timezone
     keeps its next run; a paused schedule stays paused.
     """

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,6 +33,7 @@ from .._calls import storage as storage_calls
 from .._calls.session import CONFIGURE_SERVICE_SESSION, SET_ACTOR, SET_STATEMENT_TIMEOUT
 from ..client import enqueue_async
 from ..dead_letters import closest_groups
+from ..errors import JQError
 
 __all__ = ["Database"]
 
@@ -198,15 +199,18 @@ class Database:
         jitter_seconds: int,
         max_attempts: int | None,
         missed: str,
-        next_run_at: datetime | None,
         actor: str | None = None,
     ) -> tuple[bool, schedule_calls.Schedule]:
         """Create or replace a schedule; (created, the schedule as jq_schedules shows it).
 
-        One transaction (every operation is one): the put's row lock holds off a concurrent delete until
-        the read-back is done.
+        One transaction (every operation is one): the first slot as jq computes it (jq_cron_slots, as
+        pyjq.schedule_put does; a bad cron or timezone raises InvalidArgument before anything is
+        written), the put, whose row lock holds off a concurrent delete until the read-back is done.
         """
         async with self._connection(actor=actor) as conn:
+            [next_run_at] = await schedule_calls.CRON_SLOTS.run_async(
+                conn, cron=cron, timezone=timezone, after=None, count=1
+            )
             put = await schedule_calls.SCHEDULE_PUT.run_async(
                 conn,
                 name=name,
@@ -227,6 +231,23 @@ class Database:
     async def schedules(self, name: str | None = None) -> list[schedule_calls.Schedule]:
         async with self._connection() as conn:
             return await schedule_calls.SCHEDULES.run_async(conn, name=name)
+
+    async def cron_slots(
+        self, pairs: Iterable[tuple[str, str]], *, after: datetime | None = None, count: int = 1
+    ) -> dict[tuple[str, str], list[datetime] | JQError]:
+        """The next ``count`` slots of each (cron, timezone) after ``after`` (None: jq's clock), as jq
+        computes them; a pair jq refuses maps to its error. One transaction, a savepoint per pair."""
+        out: dict[tuple[str, str], list[datetime] | JQError] = {}
+        async with self._connection() as conn:
+            for cron, timezone in pairs:
+                try:
+                    async with conn.transaction():
+                        out[(cron, timezone)] = await schedule_calls.CRON_SLOTS.run_async(
+                            conn, cron=cron, timezone=timezone, after=after, count=count
+                        )
+                except JQError as exc:
+                    out[(cron, timezone)] = exc
+        return out
 
     async def schedule_delete(self, name: str, *, actor: str | None = None) -> bool:
         async with self._connection(actor=actor) as conn:

@@ -1,28 +1,30 @@
 -- Schedules: recurring jobs from a cron expression in a named IANA timezone.
 --
 -- Admins write schedules (jq_schedule_put, _delete, _pause, _resume; listed
--- by jq_schedules). A scheduler runs inside every worker, any number at once,
--- and each tick does, in one transaction:
+-- by jq_schedules). jq_schedules_fire_due fires them, called by jq_tick and
+-- by pyjq's workers, any number at once; one call does, in one transaction:
 --
 --   jq_schedules_due(limit)      claims due schedules FOR UPDATE SKIP LOCKED
 --                                and returns them with jq's clock
---   (croniter, in the client)    the slots to fire and the next slot, once
---                                per distinct (cron, timezone, due time)
+--   jq._schedule_due_slots       the slots to fire and the next slot, once
+--                                per distinct (cron, timezone, missed, due
+--                                time), computed in SQL (functions/cron.sql)
 --   jq_schedules_fire(...)       advances next_run_at (only where it still is
---                                what the tick read) and enqueues one job per
+--                                what the call read) and enqueues one job per
 --                                slot, set-based
 --
--- so a crash before commit changes nothing and the next tick fires the same
--- slots again, with the same run_at. Each slot's job carries the idempotency
--- key 'schedule:<name>:<slot in UTC, ISO 8601>' (names are at most 128
--- characters, so the key stays under its 255 limit) and run_at = slot + a
--- deterministic offset in [0, jitter_seconds) derived from (name, slot).
+-- so a crash before commit changes nothing and the next call fires the same
+-- slots again, with the same run_at. 0.5.0's workers run the same claim and
+-- fire around slots computed in Python; both kinds fire each slot once. Each
+-- slot's job carries the idempotency key 'schedule:<name>:<slot in UTC, ISO
+-- 8601>' (names are at most 128 characters, so the key stays under its 255
+-- limit) and run_at = slot + a deterministic offset in [0, jitter_seconds)
+-- derived from (name, slot).
 --
--- Next times are computed by the client with croniter in the schedule's
--- timezone, under the DST rule in pyjq/scheduler.py (a time in a gap fires at
--- the gap's end, a repeated time at its first occurrence). SQL checks the
--- cron syntax itself (other languages call jq_schedule_put directly): five
--- fields of numbers, names, *, ranges, lists and steps, or @hourly/@daily/...
+-- The slots follow jq's DST rule (a time in a gap fires at the gap's end, a
+-- repeated time at its first occurrence; functions/cron.sql). SQL checks the
+-- cron syntax itself: five fields of numbers, names, *, ranges, lists and
+-- steps, or @hourly/@daily/...
 
 -- One cron field as a bit mask (bit v set: value v allowed); raises 22023
 -- naming the cron and the field. p_names maps names to values starting at
@@ -116,7 +118,7 @@ $$;
 -- A cron expression checked: its five fields as bit masks (bit v: value v;
 -- weekdays 0-6, Sunday 0). Raises 22023 naming the cron when it is
 -- malformed or can never fire (e.g. 31 February); 22004 when null, 22001
--- when longer than 255 characters. The same grammar as pyjq/scheduler.py.
+-- when longer than 255 characters. The same grammar as tests/cron_reference.py.
 create or replace function jq._cron_check(
     p_cron       text,
     out minutes  bigint,
@@ -258,9 +260,9 @@ $$;
 -- Creates or replaces a schedule. Returns (name, created, next_run_at);
 -- created is false when an existing schedule was updated.
 --
--- next_run_at: pyjq passes the next slot it computed with croniter
--- (p_next_run_at). Called without it (from SQL, another language) it stays
--- null and the next scheduler tick computes it from the put's time, so the
+-- next_run_at: pyjq passes the first slot after now (jq_cron_slots) as
+-- p_next_run_at. Called without it (from SQL, another language) it stays
+-- null and the next jq_schedules_fire_due computes it from the put's time, so the
 -- first slot after the put still fires. An update that keeps cron and
 -- timezone keeps the pending next_run_at (a due slot is not skipped); one
 -- that changes either starts over from p_next_run_at. A paused schedule
@@ -387,7 +389,7 @@ comment on function jq.jq_schedule_pause(text) is
 
 -- Resumes a paused schedule from now on: the slots that passed while it was
 -- paused are not fired, whatever its missed setting (next_run_at is
--- recomputed by the next scheduler tick). False if none.
+-- recomputed by the next jq_schedules_fire_due). False if none.
 create or replace function jq.jq_schedule_resume(p_name text)
 returns boolean
 language plpgsql
@@ -453,7 +455,7 @@ comment on function jq.jq_schedules(text) is
 -- updated_at), locked FOR UPDATE SKIP LOCKED until the caller's transaction
 -- ends, so schedulers running at once share the work. as_of is jq's clock,
 -- the "now" the caller computes slots against. Call jq_schedules_fire in
--- the same transaction.
+-- the same transaction. jq_schedules_fire_due does both.
 create or replace function jq.jq_schedules_due(p_limit integer default 1000)
 returns table (
     name        text,
@@ -632,3 +634,133 @@ end
 $$;
 comment on function jq.jq_schedules_fire(text[], timestamptz[], timestamptz[], timestamptz[]) is
     'Scheduler: fire slots (names, due_at, slots, next_run_at; one element per schedule and slot) -> (schedules advanced, jobs enqueued). Advances only schedules whose next_run_at is still due_at; one job per slot, keyed schedule:<name>:<slot UTC>, run_at = slot + deterministic jitter.';
+
+-- What one claim fires for the schedules sharing (cron, timezone, missed,
+-- due time), and their next next_run_at: the slots after p_after (their
+-- next_run_at less a microsecond, or the time of the put or resume when it
+-- is null) up to p_now, under missed:
+--   all     every one, at most p_max_slots (the rest on the next claims)
+--   latest  the most recent one
+--   none    the most recent one if it is at most p_grace old
+-- next_run_at is the first slot not fired. A cron or time zone that cannot
+-- be read (written behind the functions' back) fires nothing and is tried
+-- again in 10 minutes; problem says why.
+create or replace function jq._schedule_due_slots(
+    p_cron        text,
+    p_timezone    text,
+    p_missed      text,
+    p_after       timestamptz,
+    p_now         timestamptz,
+    p_max_slots   integer,
+    p_grace       interval,
+    out slots       timestamptz[],
+    out next_run_at timestamptz,
+    out problem     text)
+language plpgsql
+stable
+as $$
+declare
+    v_cron record;
+    v_slot timestamptz;
+begin
+    select * into v_cron from jq._cron_check(p_cron) c;
+    if p_missed = 'all' then
+        slots := '{}';
+        v_slot := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                      p_timezone, p_after);
+        while v_slot <= p_now and cardinality(slots) < p_max_slots loop
+            slots := slots || v_slot;
+            v_slot := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                          p_timezone, v_slot);
+        end loop;
+        next_run_at := v_slot;
+        return;
+    end if;
+    v_slot := jq._cron_slot_at_or_before(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                         p_timezone, p_now);
+    next_run_at := jq._cron_slot_after(v_cron.minutes, v_cron.hours, v_cron.days, v_cron.months, v_cron.weekdays,
+                                       p_timezone, greatest(p_now, p_after));
+    slots := case when v_slot > p_after and (p_missed = 'latest' or p_now - v_slot <= p_grace)
+                  then array[v_slot] else '{}' end;
+exception when others then
+    slots := '{}';
+    next_run_at := p_now + interval '10 minutes';
+    problem := format('cannot compute the slots of cron %s in time zone %s (%s: %s); trying again at %s',
+                      quote_literal(p_cron), quote_literal(p_timezone), sqlstate, sqlerrm, next_run_at);
+end
+$$;
+
+-- Fires the due schedules, slots computed here: one call claims up to
+-- p_limit due schedules with jq_schedules_due (FOR UPDATE SKIP LOCKED, so
+-- callers running at once take different rows), computes each one's slots
+-- under its missed setting (jq._schedule_due_slots, once per distinct cron,
+-- timezone, missed and due time) and fires them with jq_schedules_fire
+-- (same keys and jitter; next_run_at advances only where it still is what
+-- the claim read, so 0.5.0 workers' Python schedulers may run beside it).
+-- A missed = all backlog fires at most 1,000 slots per schedule and 50,000
+-- in all per call. Returns the jobs enqueued. jq_tick calls it.
+create or replace function jq.jq_schedules_fire_due(p_limit integer default 500)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = jq, pg_catalog, pg_temp
+-- Function bodies are read as written, whatever the caller set (see tests/sql/security).
+set standard_conforming_strings = on
+-- CHECK constraints never exclude a partition of jq.jobs: proving so took up to half of planning (docs/design.md, Plans).
+set constraint_exclusion = off
+as $$
+declare
+    v_now      timestamptz := jq._now();
+    v_grace    interval := (select s.schedule_missed_grace from jq.settings s);
+    v_names    text[];
+    v_due_at   timestamptz[];
+    v_slots    timestamptz[];
+    v_next     timestamptz[];
+    v_problems text[];
+    v_problem  text;
+    v_jobs     integer;
+begin
+    -- jq_schedules_due refuses a limit outside 1..100000 (22023).
+    with due as materialized (
+        select d.name, d.cron, d.timezone, d.missed, d.next_run_at,
+               coalesce(d.next_run_at - interval '1 microsecond', d.updated_at) as after
+          from jq.jq_schedules_due(p_limit) d
+    ), cap as (
+        -- A missed = all backlog shares 50,000 slots among the schedules that have one.
+        select greatest(1, least(1000, 50000 / greatest(1, count(*))))::integer as max_slots
+          from due d
+         where d.missed = 'all'
+    ), planned as materialized (
+        select g.names, g.due_at, p.slots, p.next_run_at, p.problem
+          from (select d.cron, d.timezone, d.missed, d.next_run_at as due_at, d.after, array_agg(d.name) as names
+                  from due d
+                 group by d.cron, d.timezone, d.missed, d.next_run_at, d.after) g
+         cross join cap
+         cross join lateral jq._schedule_due_slots(g.cron, g.timezone, g.missed, g.after, v_now, cap.max_slots,
+                                                   v_grace) p
+    )
+    select array_agg(n.name), array_agg(p.due_at), array_agg(s.slot), array_agg(p.next_run_at),
+           (select array_agg(format('schedule %s%s: %s', quote_literal(x.names[1]),
+                                    case when cardinality(x.names) > 1
+                                         then format(' and %s more', cardinality(x.names) - 1) else '' end,
+                                    x.problem))
+              from planned x
+             where x.problem is not null)
+      into v_names, v_due_at, v_slots, v_next, v_problems
+      from planned p
+     cross join lateral unnest(p.names) n(name)
+     cross join lateral unnest(case when cardinality(p.slots) = 0 then array[null::timestamptz] else p.slots end)
+           s(slot);
+    if v_names is null then
+        return 0;
+    end if;
+    foreach v_problem in array coalesce(v_problems, '{}') loop
+        raise warning '%', v_problem;
+    end loop;
+    select f.jobs into v_jobs from jq.jq_schedules_fire(v_names, v_due_at, v_slots, v_next) f;
+    return v_jobs;
+end
+$$;
+comment on function jq.jq_schedules_fire_due(integer) is
+    'Fire due schedules (limit, default 500): claim them FOR UPDATE SKIP LOCKED, compute their slots under missed, enqueue one job per slot -> jobs enqueued. jq_tick calls it; any number of callers at once fire each slot once.';

@@ -27,6 +27,7 @@ declare
     v_again    interval;
     v_due      timestamptz;
     v_wait     interval;
+    v_fired    integer;
 begin
     if current_setting('transaction_isolation') <> 'read committed' then
         raise exception 'jq_tick needs READ COMMITTED, not %', current_setting('transaction_isolation')
@@ -45,9 +46,19 @@ begin
         return;
     end if;
 
+    -- Schedules first: their firing may take a while, and the rotation's
+    -- locks are held until this call commits.
+    v_fired := jq.jq_schedules_fire_due(v_settings.schedule_fire_batch);
+
     select * into v_rotation from jq._storage_rotate(v_settings);
     v_account := v_rotation.account;
     v_again := coalesce(v_rotation.call_again_after, v_settings.maintain_interval);
+    if v_fired >= v_settings.schedule_fire_batch then
+        v_again := interval '0';  -- more schedules may be due
+    end if;
+    if v_fired > 0 then
+        v_account := v_account || jsonb_build_object('schedule_jobs', v_fired);
+    end if;
 
     -- The maintenance waits for a call that holds no partition lock: claims
     -- would wait for its whole length.
@@ -61,7 +72,9 @@ begin
             v_due := clock_timestamp() + v_settings.maintain_interval;
         end if;
     end if;
-    v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()));
+    v_again := least(v_again, greatest(interval '0', v_due - clock_timestamp()),
+                     (select min(s.next_run_at) - jq._now() from jq.schedules s where s.enabled));  -- least skips a null
+    v_again := greatest(v_again, interval '0');
     perform setval('jq.tick_due', floor(extract(epoch from clock_timestamp() + v_again) * 1000)::bigint);
 
     return query select v_again, v_account || jsonb_build_object('ran', true);

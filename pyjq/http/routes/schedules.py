@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse, Response
 
 from ..._calls import schedules as schedule_calls
-from ...cron import CronTimes
 from ..auth import Principal
 from ..db import Database
 from ..errors import ApiError
@@ -22,10 +19,6 @@ __all__ = ["add_schedule_routes"]
 
 NameParam = Annotated[ScheduleName, Path(description="Schedule name.")]
 NewNameParam = Annotated[NewScheduleName, Path(description="Schedule name: letters, digits and _ . : -")]
-
-
-def _first_slot(cron: str, timezone: str) -> datetime:
-    return CronTimes(cron, timezone).next_after(datetime.now(UTC))
 
 
 def _schedule(row: schedule_calls.Schedule) -> Schedule:
@@ -47,9 +40,6 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck, view
         },
     )
     async def schedule_put(name: NewNameParam, body: ScheduleRequest, principal: Principal = admin) -> JSONResponse:
-        # The first slot, as pyjq.schedule computes it (croniter in the timezone, jq's DST rule); a bad
-        # cron or timezone raises InvalidArgument (22023) here, before anything is written.
-        next_run_at = await asyncio.to_thread(_first_slot, body.cron, body.timezone)
         created, row = await db.schedule_put(
             name,
             cron=body.cron,
@@ -61,7 +51,6 @@ def add_schedule_routes(router: APIRouter, db: Database, admin: TokenCheck, view
             jitter_seconds=body.jitter_seconds,
             max_attempts=body.max_attempts,
             missed=body.missed,
-            next_run_at=next_run_at,
             actor=principal.name,
         )
         return json_response(_schedule(row), 201 if created else 200)

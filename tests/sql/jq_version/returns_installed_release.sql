@@ -1,6 +1,6 @@
 -- jq_version() is the release the installer recorded in jq.release (its
 -- number is written once, in sql/bootstrap.sql); the ledger lists the
--- migrations 1 (0.1.0) to 13 (0.6.0) this installer applies.
+-- migrations 1 (0.1.0) to 14 (0.6.0) this installer applies.
 begin;
 select plan(8);
 
@@ -14,8 +14,8 @@ select results_eq('select version, release, name from jq.migrations order by ver
                            (6, '0.4.0', 'workers'), (7, '0.5.0', 'audit_log'),
                            (8, '0.5.0', 'queue_pause_and_listing'), (9, '0.5.0', 'dead_letters_and_attempts'),
                            (10, '0.5.0', 'job_results'), (11, '0.5.0', 'job_metadata'), (12, '0.5.0', 'worker_types'),
-                           (13, '0.6.0', 'storage_generations')$$,
-                  'the ledger holds migrations 1 (0.1.0) to 13 (0.6.0)');
+                           (13, '0.6.0', 'storage_generations'), (14, '0.6.0', 'schedule_missed_grace')$$,
+                  'the ledger holds migrations 1 (0.1.0) to 14 (0.6.0)');
 select is_empty('select 1 from jq.migrations where applied_at > now()', 'every migration records when it was applied');
 
 -- A release that changes only functions adds no migration, yet reports its own number.

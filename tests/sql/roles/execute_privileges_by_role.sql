@@ -1,9 +1,9 @@
 -- Who may call which public function. jq_producer: enqueue, status, cancel,
 -- version, limits. jq_worker: claim, complete, fail, heartbeat, release, set_waiting,
--- worker_register, worker_beat, worker_deregister, maintain, stats, unhandled_types, status, version, schedules_due, schedules_fire, limits. jq_admin:
--- everything, including managing schedules and the fairness policies (tenant
--- policies, key limits, fair/plain queues, jq_tenants). A new jq_ function
--- makes this test fail until its grants are decided here.
+-- worker_register, worker_beat, worker_deregister, maintain, stats, unhandled_types, status, version,
+-- schedules_fire_due (and schedules_due, schedules_fire), limits. jq_admin: everything, including managing
+-- schedules (and previewing a cron's slots) and the fairness policies (tenant policies, key limits,
+-- fair/plain queues, jq_tenants). A new jq_ function makes this test fail until its grants are decided here.
 begin;
 select plan(4);
 
@@ -39,6 +39,8 @@ select fn, unnest(roles) from (values
     ('jq_schedules',       array['jq_admin']),
     ('jq_schedules_due',   array['jq_worker', 'jq_admin']),
     ('jq_schedules_fire',  array['jq_worker', 'jq_admin']),
+    ('jq_schedules_fire_due', array['jq_worker', 'jq_admin']),
+    ('jq_cron_slots',      array['jq_admin']),
     ('jq_tenant_policy_set',    array['jq_admin']),
     ('jq_tenant_policy_delete', array['jq_admin']),
     ('jq_tenant_policies',      array['jq_admin']),
