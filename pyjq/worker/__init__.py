@@ -41,10 +41,10 @@ with the same fields in ``extra`` (``jq_job_id``, ``jq_type``, ``jq_queue``,
 structured formatters. Outcomes: succeeded, failed_retrying, dead, cancelled,
 lease_lost, released.
 
-An idle worker costs about 1.2 statements a second: one per ``poll_interval``
-(all its idle queues' claims in one statement), the scheduler's probe every
-5 s, a check of its LISTEN session every 7 s and its registry beat every 3 s,
-apart from ``jq_maintain`` and ``jq_unhandled_types`` (every 30 s).
+An idle worker costs about 1.5 statements a second: one per ``poll_interval``
+(all its idle queues' claims in one statement), ``jq_tick`` every 2 s (it
+fires the schedules too), a check of its LISTEN session every 7 s and its
+registry beat every 3 s, apart from ``jq_unhandled_types`` (every 30 s).
 
 Scheduled jobs: an insert of jobs due within the minute notifies waiting
 workers with ``at <epoch>``, and the worker claims that queue at that time
@@ -154,8 +154,9 @@ class Worker:
         flush_size: results written at once as soon as this many are waiting.
         shutdown_grace: seconds running jobs get to finish on shutdown.
         heartbeat_interval: seconds between heartbeats; default ``lease / 3``.
-        schedules: run the cron scheduler (pyjq.scheduler.Scheduler) beside the
-            claimer, so due schedules fire while any worker runs (default True).
+        schedules: fire due cron schedules (default True): jq_tick fires them, so
+            this matters only with ``tick=False``, when the worker runs the
+            cron scheduler (pyjq.scheduler.Scheduler) every 5 s instead.
         listen_dsn: a direct connection (not through a pooler in transaction
             mode) for the LISTEN connection; default ``dsn``.
         listen: False: no LISTEN connection and no waiting marks at all (``dsn``
@@ -524,8 +525,8 @@ class Worker:
         if parts.unhandled is not None:
             unhandled = parts.unhandled
             tasks["unhandled"] = self._spawn("unhandled", lambda: unhandled.run(parts.state, parts.connections))
-        if self.schedules:
-            # Fires due cron schedules; safe in every worker at once. Its own
+        if self.schedules and not self.tick:
+            # Fires due cron schedules (jq_tick does otherwise); safe in every worker at once. Its own
             # connection: a large tick must not starve the claim pool.
             scheduler = Scheduler()
             stop = parts.state.stop
