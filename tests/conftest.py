@@ -17,7 +17,8 @@ tests/harness/testserver.py, unless you point the tests elsewhere):
   an existing server; they create and drop databases named ``jq_test*`` there.
 
 Fixtures: ``db`` (autocommit connection to the fresh database), ``dsn`` (its
-conninfo string, for opening more real connections), ``bouncer_dsn`` (the same
+conninfo string, for opening more real connections), ``empty_database`` (makes
+databases without jq on the same server), ``bouncer_dsn`` (the same
 database through the harness's PgBouncer in transaction pooling mode, on
 $JQ_TEST_PGBOUNCER_PORT), ``connect`` (opens extra autocommit connections to
 it, closed at teardown). Shared helpers (polling,
@@ -41,6 +42,7 @@ PROCESS_TESTS names a test its module does not have.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +65,7 @@ PROCESS_TESTS = {
     "test_chaos.py",
     "test_connections.py",
     "test_install.py",
+    "test_upgrade_under_load.py",
     "test_polyglot.py",
     "test_worker_process.py",
     "test_cli.py::test_console_script_in_a_subprocess",
@@ -229,6 +232,25 @@ def dsn(postgresql: psycopg.Connection) -> str:
     if info.password:
         params["password"] = info.password
     return make_conninfo(**params)
+
+
+@pytest.fixture
+def empty_database(dsn: str) -> Iterator[Callable[[], str]]:
+    """Factory of empty databases (no jq) on the test server; returns their conninfo."""
+    params = conninfo_to_dict(dsn)
+    made: list[str] = []
+
+    def make() -> str:
+        name = f"jq_empty_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as admin:
+            admin.execute(f'create database "{name}"')
+        made.append(name)
+        return make_conninfo(**{**params, "dbname": name})
+
+    yield make
+    with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as admin:
+        for name in made:
+            admin.execute(f'drop database if exists "{name}" with (force)')
 
 
 @pytest.fixture

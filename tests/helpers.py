@@ -1,5 +1,6 @@
 """Helpers shared by the pytest files: waiting for a condition, reading a job's
-status, running the CLI in-process, enqueueing test jobs.
+status, running the CLI in-process, enqueueing test jobs, the tagged releases
+and the installer.
 
     from helpers import eventually, invoke_cli, job_status, wait_until
 
@@ -10,8 +11,14 @@ conftest.py; helpers used by one file only stay in that file.
 from __future__ import annotations
 
 import asyncio
+import io
+import os
+import shutil
+import subprocess
+import tarfile
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -20,6 +27,9 @@ from click.testing import CliRunner, Result
 
 import pyjq
 from pyjq.cli.app import cli
+
+REPO = Path(__file__).resolve().parent.parent
+RELEASES = REPO / "tests" / "releases.txt"
 
 # -- waiting ------------------------------------------------------------------------------
 
@@ -115,3 +125,73 @@ def invoke_cli(*args: str, env: dict[str, str | None] | None = None, input: str 
     assert "Traceback" not in result.output, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result
+
+
+# -- releases and the installer -----------------------------------------------------------
+
+
+def pg_tool(name: str) -> str:
+    """A PostgreSQL client program matching the test server when the harness says where it is."""
+    pgbin = os.environ.get("JQ_TEST_PGBIN")
+    if pgbin and Path(pgbin, name).exists():
+        return str(Path(pgbin, name))
+    found = shutil.which(name)
+    assert found, f"{name} is not installed"
+    return found
+
+
+def psql_install(
+    conninfo: str, root: Path = REPO, *, quiet: bool = True, options: str | None = None
+) -> subprocess.CompletedProcess:
+    """psql -v ON_ERROR_STOP=1 -f <root>/sql/install.sql, as the README tells DBAs to run it; ``options``
+    are the session's settings (PGOPTIONS, e.g. "-c lock_timeout=2s")."""
+    return subprocess.run(
+        [
+            pg_tool("psql"),
+            "-X",
+            *(["-q"] if quiet else []),
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-d",
+            conninfo,
+            "-f",
+            str(root / "sql" / "install.sql"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=None if options is None else {**os.environ, "PGOPTIONS": options},
+    )
+
+
+def install_report(proc: subprocess.CompletedProcess) -> str:
+    """Everything an install printed, stdout and stderr."""
+    return (proc.stdout + proc.stderr).strip()
+
+
+def releases() -> list[tuple[str, str]]:
+    """The tagged releases of tests/releases.txt: (release, commit), oldest first."""
+    rows = []
+    for line in RELEASES.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            release, commit = line.split()
+            rows.append((release, commit))
+    return rows
+
+
+def checkout_release(commit: str, into: Path, paths: Iterable[str] = ("sql",)) -> Path:
+    """The given folders (sql/ by default) as they were at a commit, extracted from git history into ``into``."""
+    proc = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", commit, *paths], capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0, (
+        f"release commit {commit} is not in this clone's history ({proc.stderr.decode().strip()}); "
+        "the upgrade tests need a full clone"
+    )
+    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 (Debian 12 ships 3.11.2)
+            tar.extractall(into, filter="data")
+        else:
+            tar.extractall(into)  # our own repository's history: trusted
+    return into

@@ -11,27 +11,22 @@ writes the file instead of comparing).
 
 from __future__ import annotations
 
-import io
 import os
 import re
-import shutil
 import subprocess
-import tarfile
 import uuid
-from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg.conninfo import conninfo_to_dict
+from helpers import checkout_release, install_report, pg_tool, psql_install, releases
 from psycopg.types.json import Jsonb
 
 import pyjq
 
 REPO = Path(__file__).resolve().parent.parent
-RELEASES = REPO / "tests" / "releases.txt"
 SCHEMA_FILE = REPO / "sql" / "schema.sql"
 SCHEMA_REGENERATE = 'JQ_WRITE_SCHEMA=1 make test-py PYTEST_ARGS="tests/test_install.py -k committed_schema"'
 # The release this tree installs: read from the one place it is written.
@@ -43,62 +38,9 @@ RELEASE = _RELEASE_SET.group(1)
 MIGRATIONS = len(list((REPO / "sql" / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql")))
 
 
-def _tool(name: str) -> str:
-    """A PostgreSQL client program matching the test server when the harness says where it is."""
-    pgbin = os.environ.get("JQ_TEST_PGBIN")
-    if pgbin and Path(pgbin, name).exists():
-        return str(Path(pgbin, name))
-    found = shutil.which(name)
-    assert found, f"{name} is not installed"
-    return found
-
-
-@pytest.fixture
-def empty_database(dsn: str) -> Iterator[Callable[[], str]]:
-    """Factory of empty databases (no jq) on the test server; returns their conninfo."""
-    params = conninfo_to_dict(dsn)
-    made: list[str] = []
-
-    def make() -> str:
-        name = f"jq_empty_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as admin:
-            admin.execute(f'create database "{name}"')
-        made.append(name)
-        return psycopg.conninfo.make_conninfo(**{**params, "dbname": name})
-
-    yield make
-    with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as admin:
-        for name in made:
-            admin.execute(f'drop database if exists "{name}" with (force)')
-
-
-def _psql_install(conninfo: str, root: Path = REPO, *, quiet: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [
-            _tool("psql"),
-            "-X",
-            *(["-q"] if quiet else []),
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-d",
-            conninfo,
-            "-f",
-            str(root / "sql" / "install.sql"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def _install_report(proc: subprocess.CompletedProcess) -> str:
-    """Everything an install printed, stdout and stderr."""
-    return (proc.stdout + proc.stderr).strip()
-
-
 def _schema_dump(conninfo: str) -> str:
     out = subprocess.run(
-        [_tool("pg_dump"), "--schema-only", "--schema=jq", "-d", conninfo],
+        [pg_tool("pg_dump"), "--schema-only", "--schema=jq", "-d", conninfo],
         capture_output=True,
         text=True,
         check=True,
@@ -120,10 +62,10 @@ def _schema_dump(conninfo: str) -> str:
 
 def test_install_twice_changes_nothing(empty_database):
     target = empty_database()
-    first = _psql_install(target)
+    first = psql_install(target)
     assert first.returncode == 0, first.stderr
     before = _schema_dump(target)
-    second = _psql_install(target)
+    second = psql_install(target)
     assert second.returncode == 0, second.stderr
     assert _schema_dump(target) == before
     with psycopg.connect(target) as conn:
@@ -134,16 +76,16 @@ def test_install_twice_changes_nothing(empty_database):
 def test_two_installers_racing_apply_each_migration_once(empty_database):
     target = empty_database()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(lambda _: _psql_install(target), range(2)))
+        results = list(pool.map(lambda _: psql_install(target), range(2)))
     for r in results:
         assert r.returncode == 0, r.stderr
     with psycopg.connect(target) as conn:
         assert conn.execute("select count(*) from jq.migrations").fetchall() == [(MIGRATIONS,)]
 
 
-def test_python_install_equals_psql_install(empty_database):
+def test_python_install_equalspsql_install(empty_database):
     by_psql, by_python = empty_database(), empty_database()
-    assert _psql_install(by_psql).returncode == 0
+    assert psql_install(by_psql).returncode == 0
     with psycopg.connect(by_python, autocommit=True) as conn:
         assert pyjq.install(conn) == RELEASE
     assert _schema_dump(by_python) == _schema_dump(by_psql)
@@ -151,17 +93,17 @@ def test_python_install_equals_psql_install(empty_database):
 
 def test_psql_install_prints_one_line_saying_what_it_did(empty_database):
     target = empty_database()
-    first = _psql_install(target, quiet=False)
+    first = psql_install(target, quiet=False)
     assert first.returncode == 0, first.stderr
-    assert _install_report(first) == f"jq {RELEASE} installed"
-    again = _psql_install(target, quiet=False)
+    assert install_report(first) == f"jq {RELEASE} installed"
+    again = psql_install(target, quiet=False)
     assert again.returncode == 0, again.stderr
-    assert _install_report(again) == f"jq {RELEASE} is up to date"
+    assert install_report(again) == f"jq {RELEASE} is up to date"
 
 
 def test_installer_refuses_a_newer_schema(empty_database):
     target = empty_database()
-    assert _psql_install(target).returncode == 0
+    assert psql_install(target).returncode == 0
     with psycopg.connect(target, autocommit=True) as conn:
         conn.execute("insert into jq.migrations (version, release, name) values (999, '99.0.0', 'future')")
         with pytest.raises(pyjq.SchemaTooNew):
@@ -172,7 +114,7 @@ def test_installer_refuses_a_newer_schema(empty_database):
 def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empty_database):
     """A release that changes only functions adds no migration; an older installer must still refuse."""
     target = empty_database()
-    assert _psql_install(target).returncode == 0
+    assert psql_install(target).returncode == 0
     newer = ".".join([*RELEASE.split(".")[:-1], str(int(RELEASE.split(".")[-1]) + 1)])
     with psycopg.connect(target, autocommit=True) as conn:
         conn.execute("update jq.release set release = %s", [newer])
@@ -186,7 +128,7 @@ def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empt
         body = conn.execute("select prosrc from pg_proc where oid = 'jq.jq_stats()'::regprocedure").fetchone()[0]
         with pytest.raises(pyjq.SchemaTooNew, match=f"jq {newer} is installed"):
             pyjq.install(conn)
-    refused = _psql_install(target)
+    refused = psql_install(target)
     assert refused.returncode != 0
     assert "JQ001" in refused.stderr or f"jq {newer} is installed" in refused.stderr
     with psycopg.connect(target) as conn:
@@ -199,11 +141,11 @@ def test_older_installer_refuses_to_overwrite_a_newer_function_only_release(empt
 def test_the_last_release_installer_refuses_this_schema(empty_database, tmp_path):
     """The last release's installer refuses a database this one installed: 0.3.0's by migration numbers
     (migration 4 is newer than it knows), 0.4.0's and later by the release recorded in jq.release."""
-    release, commit = _releases()[-1]
-    old_root = _checkout_sql(commit, tmp_path / release)
+    release, commit = releases()[-1]
+    old_root = checkout_release(commit, tmp_path / release)
     target = empty_database()
-    assert _psql_install(target).returncode == 0
-    refused = _psql_install(target, old_root)
+    assert psql_install(target).returncode == 0
+    refused = psql_install(target, old_root)
     assert refused.returncode != 0
     assert (
         "is newer than this installer" in refused.stderr
@@ -216,7 +158,7 @@ def test_the_last_release_installer_refuses_this_schema(empty_database, tmp_path
 def test_upgrade_keeps_replaced_policy_functions(empty_database):
     """The README invites DBAs to CREATE OR REPLACE retry_delay and error_fingerprint; installs keep them."""
     target = empty_database()
-    assert _psql_install(target).returncode == 0
+    assert psql_install(target).returncode == 0
     with psycopg.connect(target, autocommit=True) as conn:
         default_fingerprint = conn.execute("select jq.error_fingerprint('Timeout for inv_1')").fetchone()[0]
         conn.execute(
@@ -227,7 +169,7 @@ def test_upgrade_keeps_replaced_policy_functions(empty_database):
             "create or replace function jq.error_fingerprint(p_error text) returns text "
             "language sql immutable as $$ select 'dba:' || left(p_error, 10) $$"
         )
-    assert _psql_install(target).returncode == 0
+    assert psql_install(target).returncode == 0
     with psycopg.connect(target, autocommit=True) as conn:
         assert pyjq.install(conn) == RELEASE
         assert conn.execute("select jq.retry_delay(2)").fetchone()[0].total_seconds() == 84
@@ -247,33 +189,6 @@ def test_upgrade_keeps_replaced_policy_functions(empty_database):
             == "dba:Timeout fo"
             != default_fingerprint
         )
-
-
-def _releases() -> list[tuple[str, str]]:
-    rows = []
-    for line in RELEASES.read_text().splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            release, commit = line.split()
-            rows.append((release, commit))
-    return rows
-
-
-def _checkout_sql(commit: str, into: Path) -> Path:
-    """sql/ as it was at a commit, extracted from git history."""
-    proc = subprocess.run(
-        ["git", "-C", str(REPO), "archive", "--format=tar", commit, "sql"], capture_output=True, timeout=60
-    )
-    assert proc.returncode == 0, (
-        f"release commit {commit} is not in this clone's history ({proc.stderr.decode().strip()}); "
-        "the upgrade test needs a full clone"
-    )
-    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
-        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 (Debian 12 ships 3.11.2)
-            tar.extractall(into, filter="data")
-        else:
-            tar.extractall(into)  # our own repository's history: trusted
-    return into
 
 
 # Every column the old release's table has (read from information_schema first: 0.1.0 lacks later ones).
@@ -337,12 +252,12 @@ def _old_release_jobs(conn: psycopg.Connection) -> dict[str, list[uuid.UUID]]:
     return jobs
 
 
-@pytest.mark.parametrize("release,commit", _releases())
+@pytest.mark.parametrize("release,commit", releases())
 def test_upgrade_from_a_release_keeps_jobs_and_matches_a_fresh_install(empty_database, tmp_path, release, commit):
-    old_root = _checkout_sql(commit, tmp_path / release)
+    old_root = checkout_release(commit, tmp_path / release)
     upgraded, fresh = empty_database(), empty_database()
 
-    old = _psql_install(upgraded, old_root)
+    old = psql_install(upgraded, old_root)
     assert old.returncode == 0, old.stderr
     with psycopg.connect(upgraded, autocommit=True) as conn:
         assert pyjq.version(conn) == release
@@ -356,10 +271,10 @@ def test_upgrade_from_a_release_keeps_jobs_and_matches_a_fresh_install(empty_dat
         assert retrying == (1, "upstream said 503", "pending")
         assert len(dead_before) == 1 and len(before) == sum(map(len, jobs.values())) - 1
 
-    new = _psql_install(upgraded, quiet=False)
+    new = psql_install(upgraded, quiet=False)
     assert new.returncode == 0, new.stderr
-    assert _install_report(new) == f"jq upgraded from {release} to {RELEASE}"
-    assert _psql_install(fresh).returncode == 0
+    assert install_report(new) == f"jq upgraded from {release} to {RELEASE}"
+    assert psql_install(fresh).returncode == 0
 
     with psycopg.connect(upgraded, autocommit=True) as conn:
         assert conn.execute(jobs_sql).fetchall() == before, "the upgrade changed or lost jobs"
@@ -388,7 +303,7 @@ def _readable_schema(conninfo: str) -> str:
     (no owners, no session settings, no per-dump keys, no dated history partitions, single blank lines)."""
     dump = subprocess.run(
         [
-            _tool("pg_dump"),
+            pg_tool("pg_dump"),
             "--schema-only",
             "--schema=jq",
             "--no-owner",
@@ -439,7 +354,7 @@ def _server_major(conninfo: str) -> int:
 
 def test_committed_schema_matches_a_fresh_install(empty_database):
     target = empty_database()
-    assert _psql_install(target).returncode == 0
+    assert psql_install(target).returncode == 0
     produced = _readable_schema(target)
     if os.environ.get("JQ_WRITE_SCHEMA") == "1":
         SCHEMA_FILE.write_text(produced)
