@@ -1,10 +1,12 @@
 """Upgrading under load: `psql -f sql/install.sql` over each tagged release since 0.4.0 while a producer and two
 workers of that release run, each a separate process running the release's own Python code (extracted with
 `git archive`, tests/upgrade_app.py on PYTHONPATH). No call of the producer fails, no call that overlaps the
-install takes more than 250 ms, the old workers keep completing jobs after it without a restart, a worker of
-this tree takes over, and every job the producer enqueued ends succeeded. Also: how the installer takes its
-locks (jq._install_lock_tables): a re-run that changes nothing waits for no call, and an upgrade that cannot
-take them gives up without holding calls up.
+install takes more than 250 ms (asserted unless the machine is busy), the old workers keep completing jobs
+after it without a restart, a worker of this tree takes over, and every job the producer enqueued ends
+succeeded. A call of the old release that the install catches half-way finishes its old function body on the
+new schema: the producer's and the workers' main calls are held there on purpose and end right; others may fail
+(docs/adr/0002-upgrade-locks.md). Also how the installer takes its locks (jq._install_lock_tables): a re-run
+that changes nothing waits for no call, and an upgrade that cannot take them gives up without holding calls up.
 
 Each process times every jq_* call it makes (tests/upgrade_app.py); the test prints the figures of the run
 (`-s` shows them): the install's length and the longest call of each function that overlapped it.
@@ -130,7 +132,7 @@ def _figures(calls: list[dict[str, Any]], started: float, ended: float) -> dict[
 
 
 @pytest.mark.parametrize("release,commit", _under_load())
-def test_upgrade_under_load_fails_and_delays_no_call(empty_database, start_app, tmp_path, release, commit):
+def test_an_upgrade_under_load_fails_no_enqueue_and_loses_no_job(empty_database, start_app, tmp_path, release, commit):
     old_tree = checkout_release(commit, tmp_path / release, ("sql", "pyjq"))
     target = empty_database()
     old = psql_install(target, old_tree)
@@ -229,7 +231,7 @@ def test_upgrade_under_load_fails_and_delays_no_call(empty_database, start_app, 
 
 # Calls a producer and a worker of an older release make, each caught half-way by an upgrade: it waits for the
 # install's locks inside its old function body, and finishes that body on the new schema once the install
-# commits. Formatted with the ids of the jobs the old release made (_caught_calls_setup).
+# commits. The test formats them with the ids of jobs the old release made: one ready, three held by old-worker.
 CAUGHT_CALLS = {
     "enqueue": "select job_id from jq.jq_enqueue('caught', '{{\"n\": 1}}')",
     "enqueue_many": 'select job_id from jq.jq_enqueue_many(\'[{{"type": "caught_many"}}]\')',
