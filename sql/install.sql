@@ -3,7 +3,11 @@
 -- Installs schema `jq` into an empty database, upgrades an older jq in place
 -- (every job kept), and changes nothing when run again. Everything happens in
 -- one transaction behind an advisory lock, so two installers racing each other
--- apply each migration exactly once.
+-- apply each migration exactly once. The first pending migration takes every
+-- table lock the rest of the install needs, all at once in short tries
+-- (jq._install_lock_tables in bootstrap.sql), so applications running
+-- meanwhile wait for it briefly and never deadlock with it; an install with
+-- nothing to migrate takes no lock they wait for.
 --
 -- Order: bootstrap (schema, ledger, lock) -> argument checks (the
 -- constraints of the migrations call jq._is_queue_name) and the storage

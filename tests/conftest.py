@@ -17,7 +17,8 @@ tests/harness/testserver.py, unless you point the tests elsewhere):
   an existing server; they create and drop databases named ``jq_test*`` there.
 
 Fixtures: ``db`` (autocommit connection to the fresh database), ``dsn`` (its
-conninfo string, for opening more real connections), ``bouncer_dsn`` (the same
+conninfo string, for opening more real connections), ``empty_database`` (makes
+databases without jq on the same server), ``bouncer_dsn`` (the same
 database through the harness's PgBouncer in transaction pooling mode, on
 $JQ_TEST_PGBOUNCER_PORT), ``connect`` (opens extra autocommit connections to
 it, closed at teardown), ``empty_database`` (makes databases without jq, for
@@ -65,6 +66,7 @@ PROCESS_TESTS = {
     "test_chaos.py",
     "test_connections.py",
     "test_install.py",
+    "test_upgrade_under_load.py",
     "test_polyglot.py",
     "test_prepared_statements.py",
     "test_worker_process.py",

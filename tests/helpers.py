@@ -1,6 +1,6 @@
 """Helpers shared by the pytest files: waiting for a condition, reading a job's
-status, running the CLI in-process, enqueueing test jobs, installing jq (this
-tree's or a tagged release's) with psql.
+status, running the CLI in-process, enqueueing test jobs, the tagged releases
+and the installer.
 
     from helpers import eventually, invoke_cli, job_status, wait_until
 
@@ -127,7 +127,7 @@ def invoke_cli(*args: str, env: dict[str, str | None] | None = None, input: str 
     return result
 
 
-# -- installing jq: this tree, or a tagged release --------------------------------------
+# -- releases and the installer -----------------------------------------------------------
 
 
 def pg_tool(name: str) -> str:
@@ -140,8 +140,11 @@ def pg_tool(name: str) -> str:
     return found
 
 
-def psql_install(conninfo: str, root: Path = REPO, *, quiet: bool = True) -> subprocess.CompletedProcess:
-    """psql -f ROOT/sql/install.sql into conninfo: this tree's installer, or a release's from release_sql."""
+def psql_install(
+    conninfo: str, root: Path = REPO, *, quiet: bool = True, options: str | None = None
+) -> subprocess.CompletedProcess:
+    """psql -v ON_ERROR_STOP=1 -f <root>/sql/install.sql, as the README tells DBAs to run it; ``options``
+    are the session's settings (PGOPTIONS, e.g. "-c lock_timeout=2s")."""
     return subprocess.run(
         [
             pg_tool("psql"),
@@ -157,11 +160,17 @@ def psql_install(conninfo: str, root: Path = REPO, *, quiet: bool = True) -> sub
         capture_output=True,
         text=True,
         timeout=120,
+        env=None if options is None else {**os.environ, "PGOPTIONS": options},
     )
 
 
+def install_report(proc: subprocess.CompletedProcess) -> str:
+    """Everything an install printed, stdout and stderr."""
+    return (proc.stdout + proc.stderr).strip()
+
+
 def releases() -> list[tuple[str, str]]:
-    """(release, commit) of every tagged release in tests/releases.txt, oldest first."""
+    """The tagged releases of tests/releases.txt: (release, commit), oldest first."""
     rows = []
     for line in RELEASES.read_text().splitlines():
         line = line.strip()
@@ -171,14 +180,14 @@ def releases() -> list[tuple[str, str]]:
     return rows
 
 
-def release_sql(commit: str, into: Path) -> Path:
-    """sql/ as it was at a commit, extracted from git history into ``into`` (pass it to psql_install)."""
+def checkout_release(commit: str, into: Path, paths: Iterable[str] = ("sql",)) -> Path:
+    """The given folders (sql/ by default) as they were at a commit, extracted from git history into ``into``."""
     proc = subprocess.run(
-        ["git", "-C", str(REPO), "archive", "--format=tar", commit, "sql"], capture_output=True, timeout=60
+        ["git", "-C", str(REPO), "archive", "--format=tar", commit, *paths], capture_output=True, timeout=60
     )
     assert proc.returncode == 0, (
         f"release commit {commit} is not in this clone's history ({proc.stderr.decode().strip()}); "
-        "the upgrade test needs a full clone"
+        "the upgrade tests need a full clone"
     )
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
         if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4 (Debian 12 ships 3.11.2)

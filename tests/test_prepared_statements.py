@@ -28,7 +28,7 @@ from uuid import UUID
 
 import psycopg
 import pytest
-from helpers import psql_install, release_sql, releases
+from helpers import checkout_release, psql_install, releases
 from psycopg.types.json import Jsonb
 
 LAST_RELEASE, LAST_RELEASE_COMMIT = releases()[-1]
@@ -92,6 +92,8 @@ SAMPLES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "jq_schedule_resume": ("%s::text", (SCHEDULE,)),
     "jq_schedules": ("%s::text", (SCHEDULE,)),
     "jq_schedules_due": ("%s::integer", (10,)),
+    "jq_schedules_fire_due": ("%s::integer", (10,)),
+    "jq_cron_slots": ("%s::text, %s::text, %s::timestamptz, %s::integer", ("0 8 * * *", "Europe/Berlin", SINCE, 3)),
     "jq_schedules_fire": (
         "%s::text[], %s::timestamptz[], %s::timestamptz[], %s::timestamptz[]",
         ([], [], [], []),
@@ -200,7 +202,7 @@ def _prepared(conn: psycopg.Connection) -> dict[str, str]:
 def last_release(empty_database: Callable[[], str], tmp_path: Path) -> str:
     """A database with the last tagged release installed; its conninfo."""
     target = empty_database()
-    installed = psql_install(target, release_sql(LAST_RELEASE_COMMIT, tmp_path / LAST_RELEASE))
+    installed = psql_install(target, checkout_release(LAST_RELEASE_COMMIT, tmp_path / LAST_RELEASE))
     assert installed.returncode == 0, installed.stderr
     return target
 

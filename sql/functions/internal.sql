@@ -345,11 +345,30 @@ as $$
     select 'jq_' || left(p_queue, 60)
 $$;
 
-create or replace trigger jobs_notify_ready
-    after insert on jq.jobs
-    referencing new table as new_jobs
-    for each statement
-    execute function jq._notify_ready();
+-- The NOTIFY trigger of jq.jobs, (re)created only when it is missing or
+-- differs: CREATE TRIGGER locks jq.jobs against every insert, update and
+-- delete until the install commits, so an install that changes nothing
+-- leaves it alone, and one that changes it takes the install's table locks
+-- first (jq._install_lock_tables).
+do $trigger$
+declare
+    v_definition constant text := 'CREATE TRIGGER jobs_notify_ready AFTER INSERT ON jq.jobs'
+        ' REFERENCING NEW TABLE AS new_jobs FOR EACH STATEMENT EXECUTE FUNCTION jq._notify_ready()';
+    v_path       constant text := current_setting('search_path');
+    v_installed  text;
+begin
+    -- pg_get_triggerdef qualifies names by the search_path: compare with none.
+    perform set_config('search_path', 'pg_catalog', true);
+    select pg_get_triggerdef(t.oid) into v_installed
+      from pg_trigger t
+     where t.tgrelid = 'jq.jobs'::regclass and t.tgname = 'jobs_notify_ready' and t.tgparentid = 0;
+    perform set_config('search_path', v_path, true);
+    if v_installed is distinct from v_definition then
+        perform jq._install_lock_tables();
+        execute replace(v_definition, 'CREATE TRIGGER', 'CREATE OR REPLACE TRIGGER');
+    end if;
+end
+$trigger$;
 
 -- Moves dead jobs back into jq.jobs, ready now with fresh attempts, keeping
 -- their id, payload, idempotency and concurrency keys and last error (the

@@ -216,5 +216,18 @@ as $$
 $$;
 comment on function jq.jq_version() is 'The installed jq release, e.g. 0.5.0.';
 
--- Every install makes sure today's history partitions exist.
-do $partitions$ begin perform jq._make_history_partitions(now()); end $partitions$;
+-- Every install makes sure today's history partitions exist. Making one
+-- locks jq.job_history's default partition, so the install takes its table
+-- locks first (jq._install_lock_tables, sql/bootstrap.sql) when one is missing.
+do $partitions$
+begin
+    if exists (select 1
+                 from jq.settings s,
+                      generate_series((now() at time zone 'UTC')::date,
+                                      (now() at time zone 'UTC')::date + s.history_premake_days, interval '1 day') d
+                where to_regclass('jq.job_history_p' || to_char(d, 'YYYYMMDD')) is null) then
+        perform jq._install_lock_tables();
+    end if;
+    perform jq._make_history_partitions(now());
+end
+$partitions$;

@@ -26,9 +26,11 @@
 --   jq.claim_job       (the claim's taken jobs) gains id and generation: a
 --                      ctid names a row only within one partition.
 --
--- Every live job and mark is copied into generation 0 (or jobs_waiting when
--- deferred beyond the horizon) with everything it holds. The copy holds an
--- ACCESS EXCLUSIVE lock on jq.jobs for its length (docs/operations.md).
+-- Every live job and mark is copied into generation 0 with everything it
+-- holds: a call of the previous release that the install caught half-way
+-- finds rows by ctid, which names a row only within one partition. jq_tick
+-- moves jobs due beyond the horizon to jobs_waiting afterwards. The copy
+-- runs under the install's locks (docs/operations.md).
 do $migration$
 declare
     v_part text;
@@ -219,9 +221,7 @@ comment on sequence jq.tick_due is
 insert into jq.jobs (id, queue, type, payload, priority, run_at, status, locked_until, locked_by, attempts, max_attempts, idempotency_key, tenant, last_error, created_at, cancel_requested, concurrency_key, deferred, orphaned, attempt_log, metadata,
                     generation)
 select j.id, j.queue, j.type, j.payload, j.priority, j.run_at, j.status, j.locked_until, j.locked_by, j.attempts, j.max_attempts, j.idempotency_key, j.tenant, j.last_error, j.created_at, j.cancel_requested, j.concurrency_key, j.deferred, j.orphaned, j.attempt_log, j.metadata,
-       case when j.status = 'pending' and j.deferred
-                 and j.run_at > now() + (select s.waiting_horizon from jq.settings s) then 3
-            else 0 end
+       0
   from jq.jobs_0012 j;
 drop table jq.jobs_0012;
 
