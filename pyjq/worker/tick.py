@@ -48,8 +48,9 @@ class Ticker:
                 logger.info("worker %s: the database has no jq_tick (jq before 0.6.0): jq_maintain instead", self._name)
                 call = self._maintain
                 delay = OLD_MAINTAIN_INTERVAL * random.uniform(0.5, 1.0)
-            # A little jitter, so that workers started together do not call in step.
-            await asyncio.sleep(delay * random.uniform(0.9, 1.1))
+            # A little jitter, so that workers started together do not call in step; never early, since a
+            # call before the time jq_tick asked for is only answered with the time left.
+            await asyncio.sleep(delay * random.uniform(1.0, 1.1))
 
     async def _maintain(self) -> float:
         self._state.stats["maintain"] += 1
@@ -80,7 +81,8 @@ class Ticker:
             self._state.stats["storage_truncations"] += 1
         elif account.get("rotation") == "turned":
             self._state.stats["storage_turns"] += 1
-        self._note_busy(account.get("rotation") == "busy", account.get("generation"))
+        if account.get("ran"):  # an answer of another session's tick, or of an early call, says nothing of busy
+            self._note_busy(account.get("rotation") == "busy", account.get("generation"))
         return done.call_again_after.total_seconds()
 
     def _note_busy(self, busy: bool, generation: int | None) -> None:
