@@ -22,8 +22,9 @@ databases without jq on the same server), ``bouncer_dsn`` (the same
 database through the harness's PgBouncer in transaction pooling mode, on
 $JQ_TEST_PGBOUNCER_PORT), ``connect`` (opens extra autocommit connections to
 it, closed at teardown), ``empty_database`` (makes databases without jq, for
-installing a release into). Shared helpers (polling,
-job status, the CLI runner, dead jobs) are in tests/helpers.py.
+installing a release into), ``quick_turns`` (jq_tick turns generations within a
+tick or two). Shared helpers (polling, job status, the CLI runner, dead jobs,
+ticking the generations round) are in tests/helpers.py.
 
 Groups: every test is in exactly one (markers registered in pyproject.toml;
 ``pytest -m unit``, ``-m db``, ``-m processes``, ``-m "not processes"``):
@@ -220,10 +221,11 @@ def db(postgresql: psycopg.Connection) -> psycopg.Connection:
 
 
 @pytest.fixture
-def rotate_small_generations(db: psycopg.Connection) -> None:
-    """settings.rotation_min_bytes 0: jq_storage_rotate empties generations of a few rows too, which it
-    otherwise keeps ('small'), for the tests of the truncation itself."""
-    db.execute("update jq.settings set rotation_min_bytes = 0")
+def quick_turns(db: psycopg.Connection) -> None:
+    """settings.rotation_turn_after 100 ms (its minimum) and rotation_min_bytes 0: jq_tick turns to the
+    next generation once the current one is a tenth of a second old, however few rows it holds, so a
+    test gets its rows into the oldest generation in a few ticks (helpers.make_oldest)."""
+    db.execute("update jq.settings set rotation_turn_after = interval '100 milliseconds', rotation_min_bytes = 0")
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Helpers shared by the pytest files: waiting for a condition, reading a job's
 status, running the CLI in-process, enqueueing test jobs, the tagged releases
-and the installer.
+and the installer, ticking the storage generations round.
 
     from helpers import eventually, invoke_cli, job_status, wait_until
+    from helpers import current_generation, make_oldest, tick_until
 
 (tests/ is on sys.path: pytest puts a conftest's folder there.) Fixtures stay in
 conftest.py; helpers used by one file only stay in that file.
@@ -195,3 +196,46 @@ def checkout_release(commit: str, into: Path, paths: Iterable[str] = ("sql",)) -
         else:
             tar.extractall(into)  # our own repository's history: trusted
     return into
+
+
+# -- the storage generations ---------------------------------------------------------------
+
+
+def current_generation(conn: psycopg.Connection) -> int:
+    """The generation of jq.jobs that takes new rows (jq._storage_current); only jq_tick changes it."""
+    row = conn.execute("select jq._storage_current()").fetchone()
+    assert row is not None
+    return row[0]
+
+
+def tick_until(
+    conn: psycopg.Connection, done: Callable[[pyjq.Tick], Any], timeout: float = 30.0, what: str = "the tick"
+) -> pyjq.Tick:
+    """pyjq.tick on conn (autocommit or idle), sleeping what each call answers (at most 0.1 s) until
+    done(answer) is truthy; returns that answer."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = pyjq.tick(conn)
+        if done(answer):
+            return answer
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; the last tick answered {answer}")
+        time.sleep(min(answer.call_again_after.total_seconds(), 0.1))
+
+
+def make_oldest(conn: psycopg.Connection, generation: int, timeout: float = 30.0) -> None:
+    """Ticks until ``generation`` is the oldest, the one the next tick empties: two turns after it was
+    current, the generations in the way emptied first. Quick with conftest's ``quick_turns``; no other
+    session may tick meanwhile (a worker would empty it too)."""
+
+    def oldest(_: object = None) -> bool:
+        return current_generation(conn) == (generation + 2) % 3
+
+    if oldest():
+        return
+    tick_until(
+        conn,
+        oldest,
+        timeout,
+        f"generation {generation} to be the oldest",
+    )

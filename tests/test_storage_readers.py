@@ -1,13 +1,14 @@
-"""Every reader finds a job while jq_storage_rotate moves it between generations.
+"""Every reader finds a job while jq_tick moves it between generations.
 
-A job alive longer than a two-second slot is moved at every rotation (under the
-partition's ACCESS EXCLUSIVE lock, then TRUNCATE: docs/storage.md). A reader
-whose snapshot was taken before the move committed, but which locked the
-partition only after, would see the job nowhere: jq_status returned nothing for
-a running job while its worker was still heartbeating it, until the readers of
-jq.jobs were made VOLATILE (tests/sql/schema/readers_of_jobs_are_volatile.sql).
-Here a rotation thread moves the jobs as often as it can while lookups, the
-listing and heartbeats run without pause: none may come back empty.
+A job alive longer than two turns is moved whenever its generation is the
+oldest (under the partition's ACCESS EXCLUSIVE lock, then TRUNCATE:
+docs/storage.md). A reader whose snapshot was taken before the move committed,
+but which locked the partition only after, would see the job nowhere:
+jq_status returned nothing for a running job while its worker was still
+heartbeating it, until the readers of jq.jobs were made VOLATILE
+(tests/sql/schema/readers_of_jobs_are_volatile.sql). Here a thread ticks as
+often as it can, with generations turning every tenth of a second, while
+lookups, the listing and heartbeats run without pause: none may come back empty.
 """
 
 from __future__ import annotations
@@ -18,18 +19,20 @@ import time
 import psycopg
 import pytest
 
-# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
-pytestmark = pytest.mark.usefixtures("rotate_small_generations")
+import pyjq
 
-LOOKUP_SECONDS = 7.0  # three to four moves of each job
+# jq_tick turns every tenth of a second, however few rows a generation holds (conftest.quick_turns).
+pytestmark = pytest.mark.usefixtures("quick_turns")
+
+LOOKUP_SECONDS = 7.0  # the two jobs due now moved over and over
 
 
-def _rotate_until(dsn: str, stop: threading.Event, counts: dict[str, int]) -> None:
+def _tick_until(dsn: str, stop: threading.Event, counts: dict[str, int]) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         while not stop.is_set():
-            for _generation, outcome, moved in conn.execute("select * from jq.jq_storage_rotate()"):
-                if outcome == "truncated" and moved:
-                    counts["moves"] += moved
+            done = pyjq.tick(conn)
+            if done.account.get("rotation") in ("truncated", "moving"):
+                counts["moves"] += done.account.get("moved", 0)
             time.sleep(0.01)
 
 
@@ -46,8 +49,8 @@ def test_lookups_listing_and_heartbeats_never_miss_a_moved_job(db, dsn):
     assert claimed == running
 
     stop, counts = threading.Event(), {"moves": 0}
-    rotator = threading.Thread(target=_rotate_until, args=(dsn, stop, counts))
-    rotator.start()
+    ticker = threading.Thread(target=_tick_until, args=(dsn, stop, counts))
+    ticker.start()
     misses: list[str] = []
     lookups = 0
     try:
@@ -74,9 +77,10 @@ def test_lookups_listing_and_heartbeats_never_miss_a_moved_job(db, dsn):
             lookups += 1
     finally:
         stop.set()
-        rotator.join()
+        ticker.join()
 
-    assert counts["moves"] >= 3, f"the rotation moved only {counts['moves']} rows: nothing was exercised"
+    print(f"\n{counts['moves']} rows moved while {lookups} rounds of lookups ran")
+    assert counts["moves"] >= 6, f"the ticks moved only {counts['moves']} rows: nothing was exercised"
     assert not misses, f"{len(misses)} misses in {lookups} rounds: {misses[:5]}"
     generations = dict(db.execute("select id, generation from jq.jobs where queue = 'moved_q'").fetchall())
     assert generations[later] == 3, "the job due in an hour waits in jobs_waiting"

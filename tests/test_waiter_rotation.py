@@ -1,7 +1,7 @@
-"""The waiting marks of jq.queue_waiters in generations (migration 14, docs/storage.md "Hot rows"):
-jq_storage_rotate moves a generation's marks into the current one and truncates its partition, leaves
-it ('marks busy') while another session holds a lock on it, and a worker whose mark was moved is still
-woken at once by the next insert."""
+"""The waiting marks of jq.queue_waiters in generations (docs/storage.md "Hot rows"): once the oldest
+generation's jobs are gone, jq_tick moves its marks into the current one and truncates its partition;
+it leaves them ('busy') while another session holds a lock on that partition, and a worker whose mark
+was moved is still woken at once by the next insert."""
 
 from __future__ import annotations
 
@@ -11,19 +11,12 @@ from datetime import datetime
 
 import psycopg
 import pytest
-from helpers import eventually, wait_until
+from helpers import current_generation, eventually, make_oldest, tick_until
 
 import pyjq
-from pyjq._calls.storage import STORAGE_ROTATE
 
-# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
-pytestmark = pytest.mark.usefixtures("rotate_small_generations")
-
-
-def current_slot(conn: psycopg.Connection) -> int:
-    row = conn.execute("select jq._storage_current()").fetchone()
-    assert row is not None
-    return row[0]
+# jq_tick turns every tenth of a second, however few rows a generation holds (conftest.quick_turns).
+pytestmark = pytest.mark.usefixtures("quick_turns")
 
 
 def marks(conn: psycopg.Connection, worker: str) -> list[tuple[str, int, int, datetime]]:
@@ -33,35 +26,40 @@ def marks(conn: psycopg.Connection, worker: str) -> list[tuple[str, int, int, da
     ).fetchall()
 
 
-def marks_outcome(conn: psycopg.Connection, generation: int) -> tuple[str, int] | None:
-    """One jq_storage_rotate call: the marks row of that generation, if any."""
-    rows = [r for r in STORAGE_ROTATE.run(conn) if r.generation == generation and r.outcome.startswith("marks")]
-    assert len(rows) <= 1, rows
-    return (rows[0].outcome, rows[0].moved) if rows else None
+def marks_truncations(conn: psycopg.Connection, generation: int) -> int:
+    row = conn.execute(
+        "select marks_truncations from jq.storage_generations where generation = %s", [generation]
+    ).fetchone()
+    assert row is not None
+    return row[0]
 
 
 def test_a_locked_marks_partition_is_left_busy_then_moved_with_its_marks_intact(db, connect):
     listener = connect()
     listener.execute("select jq.jq_set_waiting(array['mq_a', 'mq_b'], 'w1', true)")
     [(_, generation, pid, since), _] = before = marks(db, "w1")
-    wait_until(lambda: current_slot(db) != generation, what="the marks' generation to stop taking rows")
+    make_oldest(db, generation)
+    truncations = marks_truncations(db, generation)
 
     holder = connect(autocommit=False)
     holder.execute(f"select 1 from jq.queue_waiters_g{generation}")  # ACCESS SHARE, held until rollback
-    assert marks_outcome(db, generation) == ("marks busy", 0)
+    busy = pyjq.tick(db)
+    assert (busy.account["rotation"], busy.account.get("marks_moved")) == ("busy", None), busy
     assert marks(db, "w1") == before, "a refused lock moves nothing"
     holder.rollback()
 
-    assert marks_outcome(db, generation) == ("marks truncated", 2)
+    moved = pyjq.tick(db)
+    assert (moved.account["rotation"], moved.account["marks_moved"]) == ("idle", 2), moved
     after = marks(db, "w1")
     assert [(q, p, s) for q, _, p, s in after] == [("mq_a", pid, since), ("mq_b", pid, since)]
-    assert {g for _, g, _, _ in after} == {current_slot(db)} != {generation}
+    assert {g for _, g, _, _ in after} == {current_generation(db)} != {generation}
     size = db.execute("select pg_relation_size(%s::regclass)", [f"jq.queue_waiters_g{generation}"]).fetchone()
     assert size == (0,), "the marks partition was truncated"
+    assert marks_truncations(db, generation) == truncations + 1
 
 
 def test_a_worker_whose_mark_was_moved_is_still_woken_at_once(db, dsn):
-    worker = pyjq.Worker(dsn, poll_interval=5.0)
+    worker = pyjq.Worker(dsn, poll_interval=5.0, tick=False)  # the test ticks
     started: list[float] = []
 
     @worker.handler("ping")
@@ -79,13 +77,16 @@ def test_a_worker_whose_mark_was_moved_is_still_woken_at_once(db, dsn):
 
             [first] = await eventually(mark, what="the waiting mark")
 
-            async def moved() -> bool:  # the test rotates: an idle pyjq worker calls it only every 30 s
-                if first[0] == (await (await conn.execute("select jq._storage_current()")).fetchone())[0]:
-                    return False
-                rows = await (await conn.execute("select * from jq.jq_storage_rotate()")).fetchall()
-                return any(g == first[0] and o == "marks truncated" for g, o, _ in rows)
+            def move_the_mark() -> None:
+                with psycopg.connect(dsn, autocommit=True) as ticking:
+                    tick_until(
+                        ticking,
+                        lambda done: done.account.get("marks_moved"),
+                        timeout=10,
+                        what="the tick to move the mark",
+                    )
 
-            await eventually(moved, timeout=10, what="the rotation to move the mark")
+            await asyncio.to_thread(move_the_mark)
             [after] = await mark()
             await asyncio.sleep(0.3)
             enqueued = time.monotonic()
