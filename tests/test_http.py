@@ -1091,7 +1091,6 @@ def test_openapi_documents_every_route_and_error(offline: TestClient):
         ("GET", "/queues/pauses"),
         # the storage of jq.jobs (routes/storage.py)
         ("GET", "/storage"),
-        ("POST", "/storage/rotate"),
     }
     error_ref = "#/components/schemas/ErrorResponse"
     for key, op in operations.items():

@@ -1,10 +1,10 @@
-"""The operator surface of jq.jobs' storage (issue #16): pyjq.storage / storage_rotate, `pyjq storage`
-and `pyjq storage rotate`, GET /storage and POST /storage/rotate with their scopes, and the console's
+"""The operator surface of jq.jobs' storage and of the periodic call: pyjq.storage and pyjq.tick (and
+their async twins), `pyjq storage` and `pyjq tick`, GET /storage with its scopes, and the console's
 Storage panel, against a real database (no mocks).
 
-Rows land in the generation of the two-second slot they are written in, so a test that needs rows in
-a generation other than the current one enqueues and waits for the slot to move on (a few seconds).
-No worker runs here: nothing rotates but the calls under test.
+No worker runs here: nothing ticks but the test and the calls under test. With quick turns
+(conftest.quick_turns) a test gets a job into the oldest generation, the one the next tick empties,
+in a few ticks (helpers.make_oldest).
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
 import warnings
 from collections.abc import Iterator
+from datetime import timedelta
 from uuid import UUID
 
 import psycopg
 import pytest
-from helpers import enqueue_sql
+from helpers import current_generation, enqueue_sql, make_oldest
 from helpers import invoke_cli as run
 
 import pyjq
@@ -32,8 +32,8 @@ with warnings.catch_warnings():  # starlette nudges towards httpx2; httpx works
 
 from pyjq.http import create_app
 
-# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
-pytestmark = pytest.mark.usefixtures("rotate_small_generations")
+# jq_tick turns every tenth of a second, however few rows a generation holds.
+pytestmark = pytest.mark.usefixtures("quick_turns")
 
 # jq.jobs' four partitions, then jq.queue_waiters' three (they rotate with them).
 PARTITIONS = ["jobs_g0", "jobs_g1", "jobs_g2", "jobs_waiting"] + [f"queue_waiters_g{g}" for g in range(3)]
@@ -47,37 +47,16 @@ PRODUCER = {"Authorization": f"Bearer {PRODUCER_TOKEN}"}
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def current_slot(db: psycopg.Connection) -> int:
-    return db.execute("select jq._storage_current()").fetchone()[0]
-
-
 def generation_of(db: psycopg.Connection, job_id: UUID) -> int:
     return db.execute("select generation from jq.jobs where id = %s", [job_id]).fetchone()[0]
 
 
-def wait_for_slot_to_leave(db: psycopg.Connection, generation: int) -> None:
-    deadline = time.monotonic() + 5
-    while current_slot(db) == generation:
-        assert time.monotonic() < deadline, "the two-second slot did not move on"
-        time.sleep(0.05)
-
-
-def enqueue_outside_current(db: psycopg.Connection) -> tuple[UUID, int]:
-    """A job whose generation no longer takes rows: (its id, its generation)."""
+def enqueue_into_the_oldest(db: psycopg.Connection) -> tuple[UUID, int]:
+    """A job in the oldest generation, the one the next tick empties: (its id, its generation)."""
     job_id = enqueue_sql(db, "stored")
     generation = generation_of(db, job_id)
-    wait_for_slot_to_leave(db, generation)
+    make_oldest(db, generation)
     return job_id, generation
-
-
-def fill_every_generation(db: psycopg.Connection) -> list[UUID]:
-    """A job in each of jobs_g0..g2 (enqueued in three slots in a row)."""
-    ids: dict[int, UUID] = {}
-    while len(ids) < 3:
-        job_id = enqueue_sql(db, "stored")
-        ids.setdefault(generation_of(db, job_id), job_id)
-        wait_for_slot_to_leave(db, generation_of(db, job_id))
-    return list(ids.values())
 
 
 @pytest.fixture
@@ -95,10 +74,6 @@ def client(dsn: str) -> Iterator[TestClient]:
         yield c
 
 
-def audit_rows(db: psycopg.Connection) -> int:
-    return db.execute("select count(*) from jq.jq_audit_log(p_limit => 1000)").fetchone()[0]
-
-
 # -- the Python API --------------------------------------------------------------------------
 
 
@@ -107,70 +82,102 @@ def test_storage_lists_the_partitions_with_one_of_each_role(db: psycopg.Connecti
     assert [p.partition_name for p in parts] == PARTITIONS
     assert [p.generation for p in parts] == [0, 1, 2, 3, 0, 1, 2]
     assert sorted(p.role for p in parts[:4]) == ["current", "oldest", "previous", "waiting"]
-    assert parts[current_slot(db)].role == "current"
+    assert parts[current_generation(db)].role == "current"
     assert [p.role for p in parts[4:]] == [p.role for p in parts[:3]]  # the marks' roles are their generation's
     assert all(isinstance(p, pyjq.StoragePart) and p.bytes >= 0 and p.truncations == 0 for p in parts)
 
 
-def test_storage_rotate_truncates_a_generation_and_keeps_its_job(db: psycopg.Connection) -> None:
-    job_id, generation = enqueue_outside_current(db)
-    rotations = pyjq.storage_rotate(db)
-    assert all(isinstance(r, pyjq.Rotation) for r in rotations)
-    by_generation = {r.generation: r for r in rotations}
-    assert len(by_generation) == 3 and 3 in by_generation  # the two generations that take no rows, jobs_waiting
-    assert (by_generation[generation].outcome, by_generation[generation].moved) == ("truncated", 1)
-    assert by_generation[3].outcome == "promoted"
-    # The job lives on, in another generation; the partition records its truncation.
+def test_the_roles_follow_the_turns(db: psycopg.Connection) -> None:
+    before = {p.generation: p.role for p in pyjq.storage(db)[:3]}
+    [current] = [g for g, role in before.items() if role == "current"]
+    make_oldest(db, current)  # two turns
+    after = {p.generation: p.role for p in pyjq.storage(db)[:3]}
+    assert after[current] == "oldest" and after[(current + 2) % 3] == "current", (before, after)
+
+
+def test_tick_truncates_the_oldest_generation_and_keeps_its_job(db: psycopg.Connection) -> None:
+    job_id, generation = enqueue_into_the_oldest(db)
+    done = pyjq.tick(db)
+    assert isinstance(done, pyjq.Tick) and isinstance(done.call_again_after, timedelta)
+    assert {k: done.account.get(k) for k in ("ran", "rotation", "generation", "moved")} == {
+        "ran": True,
+        "rotation": "truncated",
+        "generation": generation,
+        "moved": 1,
+    }, done.account
+    assert done.call_again_after == timedelta(0), "more to do: call again at once"
+    # The job lives on, in the current generation; the partition records its truncation.
     assert pyjq.status(db, job_id).status == "queued"
-    assert generation_of(db, job_id) != generation
+    assert generation_of(db, job_id) == current_generation(db) != generation
     part = pyjq.storage(db)[generation]
     assert (part.truncations, part.moved) == (1, 1) and part.truncated_at is not None
 
 
 def test_async_twins_answer_as_the_sync_functions(dsn: str, db: psycopg.Connection) -> None:
-    _, generation = enqueue_outside_current(db)
+    _, generation = enqueue_into_the_oldest(db)
 
-    async def scenario() -> tuple[list[pyjq.StoragePart], list[pyjq.Rotation]]:
+    async def scenario() -> tuple[list[pyjq.StoragePart], pyjq.Tick]:
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as aconn:
-            return await pyjq.storage_async(aconn), await pyjq.storage_rotate_async(aconn)
+            return await pyjq.storage_async(aconn), await pyjq.tick_async(aconn)
 
-    parts, rotations = asyncio.run(scenario())
+    parts, done = asyncio.run(scenario())
     assert [p.partition_name for p in parts] == PARTITIONS
-    assert ("truncated", 1) in [(r.outcome, r.moved) for r in rotations if r.generation == generation]
+    assert (done.account["rotation"], done.account["generation"], done.account["moved"]) == ("truncated", generation, 1)
 
 
-def test_storage_rotate_refuses_a_connection_inside_a_transaction(connect, db: psycopg.Connection) -> None:
-    _, generation = enqueue_outside_current(db)
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["tick", "tick_async"])
+def test_tick_refuses_a_connection_inside_a_transaction(
+    dsn: str, connect, db: psycopg.Connection, asynchronous: bool
+) -> None:
+    _, generation = enqueue_into_the_oldest(db)
+
+    async def tick_async_in_a_transaction() -> None:
+        async with await psycopg.AsyncConnection.connect(dsn) as aconn:
+            await aconn.execute("select 1")  # a transaction is open now
+            await pyjq.tick_async(aconn)
+
     conn = connect(autocommit=False)
-    conn.execute("select 1")  # a transaction is open now
     with pytest.raises(pyjq.JQError) as raised:
-        pyjq.storage_rotate(conn)
+        if asynchronous:
+            asyncio.run(tick_async_in_a_transaction())
+        else:
+            conn.execute("select 1")  # a transaction is open now
+            pyjq.tick(conn)
     assert raised.value.sqlstate == "25001" and "outside a transaction" in str(raised.value)
     conn.rollback()
-    assert pyjq.storage(db)[generation].truncations == 0  # nothing was rotated
-    # Idle between transactions, the same connection rotates, and commits at once: no lock is left held.
-    assert ("truncated", 1) in [(r.outcome, r.moved) for r in pyjq.storage_rotate(conn) if r.generation == generation]
+    assert pyjq.storage(db)[generation].truncations == 0  # nothing was done
+    # Idle between transactions, the same connection ticks, and commits at once: no lock is left held.
+    done = pyjq.tick(conn)
+    assert (done.account["rotation"], done.account["moved"]) == ("truncated", 1)
     assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
 
 
-def test_blocked_hint_only_when_every_generation_that_needed_a_lock_was_busy() -> None:
-    R = pyjq.Rotation
-    assert blocked_hint([R(0, "current", 0), R(1, "busy", 0), R(2, "busy", 0), R(3, "promoted", 0)])
-    assert blocked_hint([R(0, "current", 0), R(1, "busy", 0), R(2, "empty", 0), R(3, "busy", 0)])
-    assert not blocked_hint([R(0, "current", 0), R(1, "busy", 0), R(2, "truncated", 4)])
-    assert not blocked_hint([R(0, "current", 0), R(1, "empty", 0), R(2, "empty", 0)])
-    assert not blocked_hint([R(None, "rotating elsewhere", 0)])
+def test_blocked_hint_only_when_the_tick_found_the_oldest_generation_busy() -> None:
+    def answer(**account: object) -> pyjq.Tick:
+        return pyjq.Tick(timedelta(seconds=0.25), {"ran": True, **account})
+
+    hint = blocked_hint(answer(rotation="busy", generation=1))
+    assert hint is not None and "pg_dump" in hint and hint.endswith("\n" + LOCK_HOLDERS_QUERY)
+    for account in ({"rotation": "truncated", "moved": 4}, {"rotation": "idle"}, {"rotation": "backlog"}, {}):
+        assert blocked_hint(answer(**account)) is None, account
+    assert blocked_hint(pyjq.Tick(timedelta(seconds=0.25), {"ran": False})) is None  # another session ticks
 
 
 # -- the CLI ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["storage"], ["storage", "rotate"]], ids=" ".join)
-def test_cli_storage_help(command: list[str]) -> None:
+@pytest.mark.parametrize("command", [["storage"], ["tick"]], ids=" ".join)
+def test_cli_help(command: list[str]) -> None:
     result = run(*command, "--help")
     assert result.exit_code == 0 and result.stdout.startswith("Usage: pyjq " + " ".join(command))
-    assert "--dsn" in result.stdout and "--json" in result.stdout
-    assert "\n  storage " in run("--help").stdout
+    assert "--dsn" in result.stdout
+    assert ("--json" in result.stdout) == (command == ["storage"])
+    assert f"\n  {command[0]} " in run("--help").stdout
+
+
+def test_cli_storage_rotate_is_gone(dsn: str) -> None:
+    result = run("storage", "rotate", "--dsn", dsn)
+    assert result.exit_code == 2 and "rotate" in result.stderr, result.output
 
 
 def test_cli_storage_prints_a_table_and_json(dsn: str, db: psycopg.Connection) -> None:
@@ -192,38 +199,42 @@ def test_cli_storage_prints_a_table_and_json(dsn: str, db: psycopg.Connection) -
     }  # fmt: skip
 
 
-def test_cli_storage_rotate_prints_each_outcome(dsn: str, db: psycopg.Connection) -> None:
-    _, generation = enqueue_outside_current(db)
-    result = run("--dsn", dsn, "storage", "rotate")
+def test_cli_tick_prints_one_json_object(dsn: str, db: psycopg.Connection) -> None:
+    _, generation = enqueue_into_the_oldest(db)
+    result = run("--dsn", dsn, "tick")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0].split() == ["GENERATION", "OUTCOME", "MOVED"]
-    outcomes = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()[1:]}
-    assert outcomes[str(generation)] == ["truncated", "1"]
-    assert outcomes["3"] == ["promoted", "0"]
+    done = json.loads(result.stdout)
+    assert {k: done.get(k) for k in ("call_again_after", "ran", "rotation", "generation", "moved")} == {
+        "call_again_after": 0.0,
+        "ran": True,
+        "rotation": "truncated",
+        "generation": generation,
+        "moved": 1,
+    }, done
     assert result.stderr == ""
-    as_json = json.loads(run("storage", "rotate", "--json", "--dsn", dsn).stdout)
-    assert {r["outcome"] for r in as_json} <= {"empty", "current", "promoted"}
+    again = json.loads(run("tick", "--dsn", dsn).stdout)
+    assert again["rotation"] in ("idle", "turned") and isinstance(again["call_again_after"], float), again
 
 
-def test_cli_storage_rotate_says_what_holds_a_busy_storage(
-    dsn: str, db: psycopg.Connection, connect, request: pytest.FixtureRequest
+def test_cli_tick_says_what_holds_a_busy_generation(
+    dsn: str, db: psycopg.Connection, request: pytest.FixtureRequest
 ) -> None:
-    fill_every_generation(db)
+    _, generation = enqueue_into_the_oldest(db)
     holder = request.getfixturevalue("locked_jobs")
-    result = run("storage", "rotate", "--dsn", dsn)
+    result = run("tick", "--dsn", dsn)
     assert result.exit_code == 0, result.output
-    busy = [line.split() for line in result.stdout.splitlines()[1:] if "busy" in line]
-    assert len(busy) == 2, result.stdout  # both generations that no longer take rows
+    done = json.loads(result.stdout)
+    assert (done["rotation"], done["generation"], done.get("moved")) == ("busy", generation, None), done
     hint = result.stderr
     assert hint.startswith("hint: ") and "pg_dump" in hint and "transaction left open" in hint
     assert "pg_locks" in hint and "pg_stat_activity" in hint
     # The query the hint gives finds the session that holds the lock.
     pids = [row[0] for row in db.execute(LOCK_HOLDERS_QUERY).fetchall()]
     assert holder.info.backend_pid in pids
-    # Once it is gone, the next rotation truncates and gives no hint.
+    # Once it is gone, the next tick truncates and gives no hint.
     holder.rollback()
-    result = run("storage", "rotate", "--dsn", dsn)
-    assert result.exit_code == 0 and "truncated" in result.stdout and result.stderr == ""
+    result = run("tick", "--dsn", dsn)
+    assert result.exit_code == 0 and json.loads(result.stdout)["rotation"] == "truncated" and result.stderr == ""
 
 
 # -- HTTP ------------------------------------------------------------------------------------
@@ -244,35 +255,21 @@ def test_get_storage_for_viewer_and_admin_not_producer(client: TestClient) -> No
     assert client.get("/storage").status_code == 401
 
 
-def test_post_storage_rotate_admin_only_and_not_audited(client: TestClient, db: psycopg.Connection) -> None:
-    _, generation = enqueue_outside_current(db)
-    before = audit_rows(db)
-    for headers in (VIEWER, PRODUCER):
-        answer = client.post("/storage/rotate", headers=headers)
-        assert answer.status_code == 403 and answer.json()["error"]["code"] == "FORBIDDEN"
-    assert pyjq.storage(db)[generation].truncations == 0
+def test_post_storage_rotate_is_gone(client: TestClient, db: psycopg.Connection) -> None:
+    """Workers tick; an operator who wants one call by hand runs `pyjq tick` (test_http.py checks the
+    documented routes)."""
+    _, generation = enqueue_into_the_oldest(db)
     answer = client.post("/storage/rotate", headers=ADMIN)
-    assert answer.status_code == 200, answer.text
-    body = answer.json()
-    assert {"generation": generation, "outcome": "truncated", "moved": 1} in body["rotations"]
-    assert body["hint"] is None
-    assert audit_rows(db) == before  # routine work, as the workers' own rotations
-
-
-def test_post_storage_rotate_hints_when_busy(client: TestClient, db: psycopg.Connection, request) -> None:
-    fill_every_generation(db)
-    request.getfixturevalue("locked_jobs")
-    body = client.post("/storage/rotate", headers=ADMIN).json()
-    assert [r["outcome"] for r in body["rotations"]].count("busy") == 2
-    assert "pg_dump" in body["hint"] and "pg_locks" in body["hint"]
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "NOT_FOUND", answer.text
+    assert pyjq.storage(db)[generation].truncations == 0
 
 
 # -- the console -----------------------------------------------------------------------------
 
 
 def test_overview_shows_the_storage_panel(client: TestClient, db: psycopg.Connection) -> None:
-    _, generation = enqueue_outside_current(db)
-    pyjq.storage_rotate(db)
+    _, generation = enqueue_into_the_oldest(db)
+    assert pyjq.tick(db).account["rotation"] == "truncated"
     assert client.post("/ui/login", data={"token": VIEWER_TOKEN}, follow_redirects=False).status_code == 303
     page = client.get("/ui/")
     assert page.status_code == 200, page.text
