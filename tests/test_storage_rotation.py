@@ -1,22 +1,29 @@
-"""The generations of jq.jobs are safe to rotate (docs/storage.md, issue #16 points 3 and 6).
+"""The generations of jq.jobs are safe to rotate (docs/storage.md).
 
-A real pyjq.Worker runs in this process while jq_storage_rotate empties and
-truncates generations underneath it, and the tests check states and counts,
-never durations:
+A real pyjq.Worker runs in this process and calls jq_tick in a loop while the test ticks too (or
+instead), so generations are emptied and truncated underneath the worker; the tests check states
+and counts, never durations:
 
-* under load (producers in and out of transactions, retries short and long,
-  jobs held across several rotations, cancellations) every acknowledged job
-  ends in exactly one place, rolled-back ones nowhere, and the held jobs run
-  exactly once although they were moved while running;
-* a session holding ACCESS SHARE on jq.jobs (as pg_dump does) makes rotation
-  answer 'busy' without stalling the queue; a real pg_dump runs beside a worker;
-* a held REPEATABLE READ snapshot does not stop the truncations, so the dead
-  row versions it pins stay bounded (pgstattuple, beside an ordinary table
-  where they are all kept);
-* rotation refuses to run under REPEATABLE READ (25001) and changes nothing;
-* a generation full of jobs due beyond the horizon is emptied over a few calls ('moving'), and a dump
-  whose snapshot predates a rotation holds every live job (the rotation waits while a pg_dump is
-  connected: TRUNCATE is not MVCC-safe).
+* under load (producers in and out of transactions, retries short and long, jobs held across
+  several turns, cancellations) every acknowledged job ends in exactly one place, rolled-back ones
+  nowhere, and the held jobs run exactly once although they were moved while running;
+* a session holding ACCESS SHARE on jq.jobs (as pg_dump does) makes the tick answer 'busy' while the
+  claims go on, and the worker says so once, then once more when it passes; a real pg_dump runs
+  beside a worker;
+* a held REPEATABLE READ snapshot does not stop the truncations, so the dead row versions it pins
+  stay bounded (pgstattuple, beside an ordinary table where they are all kept);
+* jq_tick refuses to run under REPEATABLE READ (25001) and changes nothing; it does nothing while a
+  pg_dump is connected (TRUNCATE is not MVCC-safe), so a dump whose snapshot predates the tick holds
+  every live job;
+* the locks: never queued for (a session idle in transaction holding one delays no claim), tried
+  again within settings.tick_lock_wait (a statement in flight is waited for), and once one is held
+  no other is waited for;
+* the moves: a batch a call, a backlog left to the claims until settings.rotation_backlog_wait, and
+  a generation autovacuum shrank still truncated for its index pages.
+
+With quick turns (conftest.quick_turns) a generation turns once it is a tenth of a second old, so a
+test gets rows into the oldest generation, the one the next tick empties, in a few ticks
+(helpers.make_oldest).
 """
 
 from __future__ import annotations
@@ -40,13 +47,14 @@ from uuid import UUID
 
 import psycopg
 import pytest
-from helpers import wait_until
+from helpers import current_generation, make_oldest, tick_until, wait_until
 
 import pyjq
-from pyjq._calls.storage import STORAGE_ROTATE, Rotation
+import pyjq.worker.tick
+from pyjq._calls.admin import TICK
 
-# Generations of a few rows here: emptied and truncated all the same (conftest.rotate_small_generations).
-pytestmark = pytest.mark.usefixtures("rotate_small_generations")
+# jq_tick turns every tenth of a second, however few rows a generation holds (conftest.quick_turns).
+pytestmark = pytest.mark.usefixtures("quick_turns")
 
 T = TypeVar("T")
 
@@ -108,18 +116,18 @@ class Loop(threading.Thread):
         self.join(timeout=30)
 
 
-class Rotator(Loop):
-    """jq_storage_rotate through pyjq every ~100 ms, besides the worker's own calls."""
+class Ticks(Loop):
+    """pyjq.tick every ~100 ms, besides the worker's own calls: what each answered."""
 
     def __init__(self, dsn: str, every: float = 0.1):
-        super().__init__(dsn, every, "rotator")
-        self.outcomes: Counter[str] = Counter()
+        super().__init__(dsn, every, "ticks")
+        self.outcomes: Counter[str] = Counter()  # rotation outcome, or "not run" (another session ticked)
         self.moved = 0
 
     def step(self, conn: psycopg.Connection) -> None:
-        for row in STORAGE_ROTATE.run(conn):
-            self.outcomes[row.outcome] += 1
-            self.moved += row.moved
+        account = pyjq.tick(conn).account
+        self.outcomes[account.get("rotation", "not run")] += 1
+        self.moved += account.get("moved", 0)
 
 
 class Watcher(Loop):
@@ -156,13 +164,34 @@ def generation_marks(conn: psycopg.Connection) -> dict[int, tuple[datetime | Non
     return {g: (at, n, moved) for g, at, n, moved in rows}
 
 
+def turns(conn: psycopg.Connection) -> int:
+    """How many times jq_tick has turned to the next generation (the sequence jq.storage_turns)."""
+    row = conn.execute("select pg_sequence_last_value('jq.storage_turns')").fetchone()
+    assert row is not None
+    return row[0]
+
+
 def server_now(conn: psycopg.Connection) -> datetime:
     row = conn.execute("select clock_timestamp()").fetchone()
     assert row is not None
     return row[0]
 
 
-# -- 1. rotation under load: the running count ends exact -----------------------------------------
+def jobs_in_the_oldest_generation(db: psycopg.Connection, n: int = 3, **job: Any) -> int:
+    """n jobs enqueued now, then ticks until their generation is the oldest, the one the next tick
+    empties; returns it."""
+    ids = [r.job_id for r in pyjq.enqueue_many(db, [{"type": "report", **job} for _ in range(n)])]
+    [(generation,)] = db.execute("select distinct generation from jq.jobs where id = any(%s)", [ids]).fetchall()
+    make_oldest(db, generation)
+    return generation
+
+
+def rotation(done: pyjq.Tick) -> tuple[str | None, int]:
+    """What one tick did to the storage: (outcome, rows moved)."""
+    return done.account.get("rotation"), done.account.get("moved", 0)
+
+
+# -- 1. ticks under load: the running count ends exact -----------------------------------------
 
 
 # What each kind of job must end as: (table, status).
@@ -351,17 +380,15 @@ def assert_moved_alive_and_run_as_often_as_meant(tally: Tally, starts: Counter[U
     assert all(len(watcher.generations(i)) >= 2 for i in tally.ids("cancel_pending"))
 
 
-def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
+def test_ticks_under_load_keep_every_job_exactly_once(db, dsn):
     db.execute("update jq.settings set waiting_horizon = interval '10 seconds'")  # its minimum
-    # Slots ended early by the worker (jq_storage_turn) too, once a generation holds 64 kB of heap.
-    db.execute("update jq.settings set rotation_turn_bytes = 65536")
-    turns_before = slot_turns(db)
+    turns_before = turns(db)
     db.execute("create table orders (id bigserial primary key, note text not null)")
     began = server_now(db)
     tally = Tally()
     starts: Counter[UUID] = Counter()
     worker = load_worker(dsn, starts)
-    rotator, watcher = Rotator(dsn), Watcher(dsn)
+    ticks, watcher = Ticks(dsn), Watcher(dsn)
 
     def scenario() -> None:
         with psycopg.connect(dsn, autocommit=True) as conn:
@@ -371,38 +398,34 @@ def test_rotation_under_load_keeps_every_job_exactly_once(db, dsn):
             left = len(tally.ids("far"))
             wait_until(lambda: live_jobs(conn) == left, timeout=60, what="every job but the far ones to finish")
 
-    rotator.start()
+    ticks.start()
     watcher.start()
     try:
         _, summary = run_worker_while(worker, scenario)
     finally:
-        rotator.stop()
+        ticks.stop()
         watcher.stop()
-    assert not rotator.errors and not watcher.errors, (rotator.errors[:3], watcher.errors[:3])
+    assert not ticks.errors and not watcher.errors, (ticks.errors[:3], watcher.errors[:3])
 
     assert_every_job_in_its_place(db, tally)
     marks = generation_marks(db)
     assert all((marks[g][0] or began) > began and marks[g][1] >= 2 for g in GENERATIONS), marks
     assert sum(moved for _, _, moved in marks.values()) > 0, marks
-    assert rotator.outcomes["truncated"] > 0, rotator.outcomes
-    assert slot_turns(db) > turns_before, "the worker ended no slot early"
+    assert worker.stats.get("storage_truncations", 0) > 0 and worker.stats.get("storage_turns", 0) > 0, worker.stats
+    assert sum(ticks.outcomes.values()) > 0 and set(ticks.outcomes) <= {
+        "truncated", "moving", "turned", "idle", "busy", "not run",
+    }, ticks.outcomes  # fmt: skip
     assert_moved_alive_and_run_as_often_as_meant(tally, starts, watcher)
     # No lost lease, and nothing else unusual in the worker's own count.
     assert summary.lease_lost == 0 and summary.released == 0
     assert summary.cancelled == len(tally.ids("cancel_running"))
     print(
-        f"\nrotation under load: {len(tally.kind)} jobs ({dict(Counter(tally.kind.values()))}),"
+        f"\nticks under load: {len(tally.kind)} jobs ({dict(Counter(tally.kind.values()))}),"
         f" {len(tally.rolled_back)} rolled back; per generation (truncations, moved):"
-        f" { {g: marks[g][1:] for g in GENERATIONS} }; the test's rotations: {dict(rotator.outcomes)};"
-        f" slots ended early: {slot_turns(db) - turns_before}"
+        f" { {g: marks[g][1:] for g in GENERATIONS} }; turns: {turns(db) - turns_before}; the test's ticks:"
+        f" {dict(ticks.outcomes)} ({ticks.moved} rows moved); the worker's: {worker.stats.get('tick')} calls,"
+        f" {worker.stats.get('storage_truncations')} truncations, {worker.stats.get('storage_turns')} turns"
     )
-
-
-def slot_turns(conn: psycopg.Connection) -> int:
-    """How many slots jq_storage_turn has ended early (migration 16)."""
-    row = conn.execute("select pg_sequence_last_value('jq.storage_slot_turns')").fetchone()
-    assert row is not None
-    return row[0]
 
 
 # -- 2. a session holding ACCESS SHARE on jq.jobs, as pg_dump does -----------------------------------------
@@ -431,68 +454,60 @@ def succeeded(conn: psycopg.Connection, ids: list[UUID]) -> int:
     return row[0]
 
 
-def sleep_to_mid_slot() -> None:
-    """To the middle of the next two-second slot (this host's clock, as the worker's): a call of
-    jq_storage_rotate from the test then never meets the worker's own, made just after each boundary."""
-    time.sleep(2.0 - time.time() % 2.0 + 1.0)
-
-
-def each_warned_generation_truncated_again(caplog: pytest.LogCaptureFixture) -> bool:
-    warned = [w.split("generation ")[1].split()[0] for w in logged(caplog, BUSY_WARNING)]
-    again = logged(caplog, "truncated again")
-    return bool(warned) and all(any(f"generation {g} truncated again" in line for line in again) for g in warned)
-
-
 def logged(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "pyjq.worker" and text in r.getMessage()]
 
 
-BUSY_WARNING = "could not be truncated 5 times in a row"
+def answered(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
+    """The accounts of the worker's jq_tick calls, from its DEBUG lines."""
+    return [r.args[1] for r in caplog.records if r.msg == "worker %s: jq_tick: %s" and isinstance(r.args, tuple)]
 
 
-def test_a_session_holding_access_share_makes_rotation_busy_not_the_queue(db, dsn, caplog):
+BUSY_WARNING = "could not be truncated for"
+AGAIN = "is truncated again"
+
+
+def test_a_session_holding_access_share_makes_the_tick_busy_not_the_queue(db, dsn, caplog, monkeypatch):
+    monkeypatch.setattr(pyjq.worker.tick, "BUSY_WARN_AFTER", 2.0)  # instead of 10 s
     done: set[UUID] = set()
     worker = stream_worker(dsn, done)
     during: list[UUID] = []
-    outcomes: list[Rotation] = []
 
-    def scenario() -> tuple[dict, dict]:
+    def scenario() -> tuple[dict, dict, int]:
         with psycopg.connect(dsn, autocommit=True) as conn, psycopg.connect(dsn) as holder:
             holder.execute("lock table jq.jobs in access share mode")  # every partition too, as pg_dump's
             marks = generation_marks(conn)
-            # Until the worker has warned (5 busy calls of one generation, about 14 s): a job stream, and
-            # now and then a rotation of the test's own.
+            # A job stream until the worker has warned (2 s of busy answers once the oldest generation
+            # holds rows): the claims go on.
             while not logged(caplog, BUSY_WARNING):
                 during.extend(enqueue_stream(conn))
-                if len(during) % 20 == 0:
-                    sleep_to_mid_slot()
-                    outcomes.extend(STORAGE_ROTATE.run(conn))
-                else:
-                    time.sleep(0.25)
+                time.sleep(0.1)
                 assert len(during) < 1000, "the worker never warned"
+            warned_at = len(answered(caplog))
             wait_until(lambda: succeeded(conn, during) == len(during), what="the jobs enqueued during the hold")
             assert holder.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS  # still holding
             held_marks = generation_marks(conn)
             holder.commit()
-            wait_until(lambda: each_warned_generation_truncated_again(caplog), what="the worker to truncate again")
-            return marks, held_marks
+            wait_until(lambda: logged(caplog, AGAIN), what="the worker to truncate again")
+            return marks, held_marks, warned_at
 
     with caplog.at_level(logging.DEBUG, logger="pyjq.worker"):
-        (marks, held_marks), _ = run_worker_while(worker, scenario)
+        (marks, held_marks, warned_at), _ = run_worker_while(worker, scenario)
 
-    print(f"\naccess share held: {len(during)} jobs ran meanwhile; rotations: {Counter(r.outcome for r in outcomes)}")
+    accounts = answered(caplog)
+    held = accounts[:warned_at]
+    print(f"\naccess share held: {len(during)} jobs ran meanwhile; ticks: {Counter(a.get('rotation') for a in held)}")
     assert held_marks == marks, "a generation was truncated (or rows moved) under the ACCESS SHARE lock"
-    tried = [r for r in outcomes if r.generation in GENERATIONS]
-    assert tried and all(r.moved == 0 for r in outcomes), outcomes
-    assert {r.outcome for r in tried} <= {"busy", "current", "empty"}, tried
-    assert any(r.outcome == "busy" for r in tried), tried
+    assert {a.get("rotation") for a in held} <= {"busy", "idle", "turned", None}, held
+    assert not any(a.get("moved") for a in held), held
+    assert held[-1]["rotation"] == "busy", held[-1]
+    assert done >= set(during)
+    [warning] = logged(caplog, BUSY_WARNING)  # once, however long it lasts
+    [again] = logged(caplog, AGAIN)
+    generation = warning.split("generation ")[1].split()[0]
+    assert f"generation {generation} is truncated again" in again, (warning, again)
     after = generation_marks(db)
-    assert any(after[g][1] > marks[g][1] for g in GENERATIONS), "no truncation after the holder committed"
-    warnings = logged(caplog, BUSY_WARNING)  # one per generation refused five times in a row
-    generations = [w.split("generation ")[1].split()[0] for w in warnings]
-    assert warnings and len(set(generations)) == len(generations), warnings
-    again = logged(caplog, "truncated again")
-    assert all(any(f"generation {g} truncated again" in line for line in again) for g in generations), again
+    assert after[int(generation)][1] > marks[int(generation)][1], "no truncation after the holder committed"
 
 
 def _pg_tool(name: str) -> str:
@@ -557,6 +572,8 @@ def dead_tuples(conn: psycopg.Connection, tables: tuple[str, ...]) -> int:
 
 
 def test_a_held_snapshot_does_not_stop_the_truncations(db, dsn, connect):
+    # A turn a second at most, as in production every rotation_turn_after (2 s by default).
+    db.execute("update jq.settings set rotation_turn_after = interval '1 second'")
     db.execute("create extension if not exists pgstattuple")
     db.execute("create table report_rows (x integer)")
     db.execute("insert into report_rows values (1)")
@@ -582,14 +599,14 @@ def test_a_held_snapshot_does_not_stop_the_truncations(db, dsn, connect):
                 last = n + SNAPSHOT_BATCH - 1
                 conn.execute("insert into plain_queue select generate_series(%s::bigint, %s)", [n, last])
                 conn.execute("delete from plain_queue")
-                time.sleep(0.25)  # at most 200 jobs a second: a two-second generation takes a seventh of them
+                time.sleep(0.25)  # at most 200 jobs a second
             wait_until(lambda: succeeded(conn, ids) == len(ids), timeout=60, what="every job to complete")
             when_done = (server_now(conn), dead_tuples(conn, jq_parts))
             wait_until(
                 lambda: all((at or hold_began) > hold_began for at, _, _ in generation_marks(conn).values()),
                 what="each generation to be truncated during the hold",
             )
-            wait_until(lambda: rotated_since(conn, when_done[0]), what="the generations to be rotated once more")
+            wait_until(lambda: rotated_since(conn, when_done[0]), what="the generations to be emptied once more")
             return ids, when_done[1], dead_tuples(conn, jq_parts)
 
     (ids, dead_when_done, dead_at_end), _ = run_worker_while(worker, scenario)
@@ -605,7 +622,7 @@ def test_a_held_snapshot_does_not_stop_the_truncations(db, dsn, connect):
     assert len(ids) == SNAPSHOT_JOBS
     assert plain_dead >= SNAPSHOT_JOBS  # the snapshot pins every one there: it was really held
     # In one table jq.jobs would keep two or three versions per job (insert, claim, move): 6,000 or more.
-    assert dead_when_done < SNAPSHOT_JOBS  # the last slots' traffic, whatever the length of the hold
+    assert dead_when_done < SNAPSHOT_JOBS  # the last turns' traffic, whatever the length of the hold
     assert dead_at_end < SNAPSHOT_JOBS / 3
 
 
@@ -619,162 +636,107 @@ def rotated_since(conn: psycopg.Connection, since: datetime) -> bool:
     return all(ok for (ok,) in rows)
 
 
-# -- 4. rotation inside a snapshot transaction is refused ------------------------------------------------
-
-
-def current_slot(conn: psycopg.Connection) -> int:
-    row = conn.execute("select jq._storage_current()").fetchone()
-    assert row is not None
-    return row[0]
+# -- 4. a tick inside a snapshot transaction is refused; a dump is waited for --------------------------
 
 
 @pytest.mark.parametrize(
     "isolation", [psycopg.IsolationLevel.REPEATABLE_READ, psycopg.IsolationLevel.SERIALIZABLE], ids=lambda i: i.name
 )
-def test_rotation_in_a_snapshot_transaction_is_refused_and_changes_nothing(db, connect, isolation):
-    pyjq.enqueue_many(db, [{"type": "idle"} for _ in range(20)])
-    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    wait_until(lambda: current_slot(db) != generation, what="the jobs' generation to stop taking rows")
+def test_a_tick_in_a_snapshot_transaction_is_refused_and_changes_nothing(db, connect, isolation):
+    generation = jobs_in_the_oldest_generation(db, 20)
     jobs_sql = "select id, generation, status, locked_by from jq.jobs order by id"
-    before, marks = db.execute(jobs_sql).fetchall(), generation_marks(db)
+    before, marks, turned = db.execute(jobs_sql).fetchall(), generation_marks(db), turns(db)
 
     conn = connect(autocommit=False)
     conn.isolation_level = isolation
     with pytest.raises(psycopg.errors.ActiveSqlTransaction) as raised:  # pyjq/errors.py maps no class to 25001
-        STORAGE_ROTATE.run(conn)
+        TICK.run(conn)  # pyjq.tick refuses any transaction before it calls (test_storage_surface.py)
     conn.rollback()
     assert raised.value.sqlstate == "25001"
     assert "READ COMMITTED" in str(raised.value)
-    assert db.execute(jobs_sql).fetchall() == before and generation_marks(db) == marks
+    assert db.execute(jobs_sql).fetchall() == before and generation_marks(db) == marks and turns(db) == turned
 
     # The same call outside a transaction moves them all and truncates their generation.
-    rows = {r.generation: r for r in STORAGE_ROTATE.run(db)}
-    assert (rows[generation].outcome, rows[generation].moved) == ("truncated", 20)
+    assert rotation(pyjq.tick(db)) == ("truncated", 20)
     moved_to = {g for (g,) in db.execute("select generation from jq.jobs")}
-    assert len(moved_to) == 1 and generation not in moved_to, moved_to
+    assert moved_to == {current_generation(db)} != {generation}, moved_to
 
 
-# -- 5. a generation whose live rows never drain --------------------------------------------------------
-
-
-def test_a_generation_holding_more_waiting_jobs_than_the_move_limit_is_emptied_all_the_same(db):
-    # The same as 2,001 jobs for tomorrow enqueued within one two-second slot under the default limit of 2,000.
-    db.execute("update jq.settings set rotation_move_limit = 10")  # its minimum
-    tomorrow = datetime.now(UTC) + timedelta(days=1)
-    pyjq.enqueue_many(db, [{"type": "report", "run_at": tomorrow} for _ in range(11)])
-    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    seen: list[str] = []
-    while len(seen) < 3 and "truncated" not in seen:  # three calls that found it not current: two turns
-        sleep_to_mid_slot()
-        outcome = {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation, "current")
-        if outcome != "current":
-            seen.append(outcome)
-    assert "truncated" in seen, seen
-    assert {g for (g,) in db.execute("select generation from jq.jobs")} == {3}
-
-
-def test_a_dump_whose_snapshot_predates_a_rotation_still_holds_every_live_job(db, connect):
-    ids = [r.job_id for r in pyjq.enqueue_many(db, [{"type": "report"} for _ in range(5)])]
-    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    wait_until(lambda: current_slot(db) != generation, what="the jobs' generation to stop taking rows")
+def test_a_dump_whose_snapshot_predates_a_tick_still_holds_every_live_job(db, connect):
+    generation = jobs_in_the_oldest_generation(db, 5)
+    ids = {i for (i,) in db.execute("select id from jq.jobs")}
     # What pg_dump does, in its order: a REPEATABLE READ, READ ONLY transaction, catalog queries (the
     # snapshot), LOCK TABLE ... IN ACCESS SHARE MODE on each table, then COPY of each.
     dump = connect(autocommit=False, application_name="pg_dump")  # as pg_dump names its session
     dump.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
     dump.read_only = True
     dump.execute("select count(*) from pg_class")
-    rotated = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}  # between the two
-    assert rotated[generation] == ("busy", 0), "no rotation while a pg_dump is connected"
+    between = pyjq.tick(db)  # between the two
+    assert between.account == {"ran": True, "rotation": "busy", "generation": generation, "reason": "pg_dump"}, (
+        "no rotation while a pg_dump is connected"
+    )
     dump.execute("lock table jq.jobs in access share mode")
     dumped = {i for (i,) in dump.execute("select id from jq.jobs")}
     dump.rollback()
     dump.close()
-    assert dumped == set(ids), f"the dump holds {len(dumped)} of the {len(ids)} live jobs"
-    wait_until(
-        lambda: {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation) in ("truncated", "current"),
-        what="the rotation to go on once the dump is gone",
-    )
+    assert dumped == ids, f"the dump holds {len(dumped)} of the {len(ids)} live jobs"
+    # The dump's backend leaves pg_stat_activity a moment after its connection closed.
+    after = tick_until(db, lambda done: rotation(done)[0] != "busy", what="the tick to go on once the dump is gone")
+    assert rotation(after) == ("truncated", 5), after
 
 
-def test_refused_locks_are_counted_and_the_count_resets_on_truncation(db, connect):
-    """Each 'busy' adds one to jq.storage_generations.refused; a truncation resets it."""
-    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(3)])
-    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    holder = connect(autocommit=False)
-    holder.execute("lock table jq.jobs in access share mode")
-    busy = 0
-    while busy < 4:
-        sleep_to_mid_slot()
-        outcome = {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation, "current")
-        if outcome != "current":
-            assert outcome == "busy", outcome
-            busy += 1
-    refused = db.execute("select refused from jq.storage_generations where generation = %s", [generation]).fetchone()
-    assert refused == (4,)
-    holder.rollback()
-    wait_until(
-        lambda: {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation) == "truncated",
-        what="the truncation once the lock is free",
-    )
-    refused = db.execute("select refused from jq.storage_generations where generation = %s", [generation]).fetchone()
-    assert refused == (0,)
-
-
-# -- 6. whom the rotation waits for --------------------------------------------------------------------
-
-
-def jobs_in_a_generation_just_left(db: psycopg.Connection, n: int = 3) -> int:
-    """n jobs enqueued now, then the middle of the next slot: their generation is the one just left,
-    which jq_storage_rotate tries, with a second to spare before it takes rows again."""
-    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(n)])
-    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    sleep_to_mid_slot()
-    assert current_slot(db) != generation
-    return generation
+# -- 5. whom the tick waits for ----------------------------------------------------------------------------
 
 
 class LockProbe(Loop):
-    """Reads the partition every ~2 ms with lock_timeout 20 ms: it times out only when an ACCESS
-    EXCLUSIVE request queues for the partition, as claims and completions would wait then."""
+    """Every ~2 ms with lock_timeout 20 ms: reads the partition and claims from an empty queue (a claim
+    opens every partition). Either times out only when an ACCESS EXCLUSIVE request queues for the
+    partition, as every claim and completion would wait then."""
 
     def __init__(self, dsn: str, partition: str):
         super().__init__(dsn, 0.002, "lock-probe")
         self.partition = partition
         self.reads = 0
+        self.claims = 0
 
     def step(self, conn: psycopg.Connection) -> None:
         conn.execute("set lock_timeout = '20ms'")
         conn.execute(f"select count(*) from jq.{self.partition}")
         self.reads += 1
+        conn.execute("select * from jq.jq_claim('probe_q', 'probe', 1)")
+        self.claims += 1
 
 
-def test_a_lock_held_by_an_idle_transaction_is_refused_without_queueing_behind_it(db, dsn, connect):
-    """pg_dump, or a session left idle in transaction after reading jq.jobs: the rotation answers busy at
-    once, and never queues an ACCESS EXCLUSIVE request that would stall every claim behind it."""
-    generation = jobs_in_a_generation_just_left(db)
+def test_a_lock_held_by_an_idle_transaction_is_tried_never_queued_behind(db, dsn, connect):
+    """pg_dump, or a session left idle in transaction after reading jq.jobs: the tick tries the lock for
+    settings.tick_lock_wait without ever queueing an ACCESS EXCLUSIVE request, which would stall every
+    claim behind it, and answers busy."""
+    generation = jobs_in_the_oldest_generation(db)
     holder = connect(autocommit=False)
     holder.execute(f"select count(*) from jq.jobs_g{generation}")  # ACCESS SHARE, then idle in transaction
     probe = LockProbe(dsn, f"jobs_g{generation}")
     probe.start()
-    wait_until(lambda: probe.reads >= 5, what="the probe to read")
-    outcomes = [{r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}.get(generation) for _ in range(10)]
-    reads = probe.reads
-    wait_until(lambda: probe.reads >= reads + 5, what="the probe to read after the rotations")
+    wait_until(lambda: probe.claims >= 5, what="the probe to read and claim")
+    before = (probe.reads, probe.claims)
+    answers = [rotation(pyjq.tick(db)) for _ in range(10)]  # each tries for 50 ms
+    during = (probe.reads - before[0], probe.claims - before[1])
     probe.stop()
     holder.rollback()
-    assert outcomes == ["busy"] * 10, outcomes
-    assert not probe.errors, f"a reader timed out behind the rotation's lock request: {probe.errors[0]!r}"
+    assert answers == [("busy", 0)] * 10, answers
+    assert not probe.errors, f"a reader or a claim timed out behind the tick's lock request: {probe.errors[0]!r}"
+    assert min(during) >= 10, f"the probe read and claimed {during} times while the ticks tried"
+    assert rotation(pyjq.tick(db)) == ("truncated", 3), "once the holder is gone"
 
 
-def rotate_beside_a_statement_on(db: psycopg.Connection, dsn: str, generation: int) -> dict[int, tuple[str, int]]:
-    """One jq_storage_rotate call while another session's statement of 200 ms reads the generation
-    (started before the call): each generation's (outcome, moved)."""
+def tick_beside_a_statement_on(db: psycopg.Connection, dsn: str, partition: str) -> pyjq.Tick:
+    """One tick while another session's statement of half a second reads the partition (started
+    before the call)."""
     started = threading.Event()
 
     def statement_in_flight() -> None:
         with psycopg.connect(dsn, autocommit=True) as conn:
             started.set()
-            conn.execute(f"select pg_sleep(0.2), count(*) from jq.jobs_g{generation}")
+            conn.execute(f"select pg_sleep(0.5), count(*) from jq.{partition}")
 
     reader = threading.Thread(target=statement_in_flight)
     reader.start()
@@ -782,67 +744,56 @@ def rotate_beside_a_statement_on(db: psycopg.Connection, dsn: str, generation: i
     wait_until(
         lambda: db.execute(
             "select exists (select 1 from pg_stat_activity where state = 'active' and query like %s)",
-            ["select pg_sleep(0.2)%"],
+            ["select pg_sleep(0.5)%"],
         ).fetchone()[0],
         what="the statement to be running",
     )
-    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+    done = pyjq.tick(db)
     reader.join()
-    return rows
+    return done
 
 
-def test_a_statement_in_flight_is_waited_for_and_the_generation_truncated(db, dsn):
+def test_a_statement_in_flight_is_waited_for_within_tick_lock_wait(db, dsn):
     """A claim of a thousand jobs holds the partitions for tens of milliseconds, back to back with the
-    next one. The rotation takes the lock only if it is free at once, then, refused in a row, waits 50 ms,
-    then up to 250 ms for the statements in flight (a worker calls again 0.5 s later) instead of giving up
-    again. Each statement here holds the partition for 200 ms, at most 200 ms of it left when the rotation
-    asks."""
-    generation = jobs_in_a_generation_just_left(db)
-
-    def rotate_beside_a_statement_in_flight() -> tuple[str, int]:
-        return rotate_beside_a_statement_on(db, dsn, generation)[generation]
-
-    assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # no wait
-    assert rotate_beside_a_statement_in_flight() == ("busy", 0)  # 50 ms
-    assert rotate_beside_a_statement_in_flight() == ("truncated", 3)  # up to 250 ms
+    next one: the tick tries the lock again and again for settings.tick_lock_wait (50 ms), never queued.
+    A statement that holds it longer leaves the partition busy until a later call; given the time, the
+    tick takes the lock as soon as the statement ends."""
+    generation = jobs_in_the_oldest_generation(db)
+    assert rotation(tick_beside_a_statement_on(db, dsn, f"jobs_g{generation}")) == ("busy", 0)
+    db.execute("update jq.settings set tick_lock_wait = interval '1 second'")  # its maximum
+    assert rotation(tick_beside_a_statement_on(db, dsn, f"jobs_g{generation}")) == ("truncated", 3)
 
 
-def test_holding_one_generations_lock_the_rotation_waits_for_no_other(db, dsn):
+def test_holding_the_oldest_generations_lock_the_tick_waits_for_no_other(db, dsn):
     """A call holds the locks it took until it commits, and every claim waits while it does: once it
-    holds the oldest generation's, it takes the previous one's only if free at once. Here the previous
-    generation was refused twice (so alone it would be waited for up to 250 ms) and a statement of
-    200 ms holds it: it is left busy, the oldest is truncated."""
-    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(3)])
-    [(oldest,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    sleep_to_mid_slot()
-    pyjq.enqueue_many(db, [{"type": "report"} for _ in range(2)])
-    [(previous,)] = db.execute("select distinct generation from jq.jobs where generation <> %s", [oldest]).fetchall()
-    sleep_to_mid_slot()
-    assert (current_slot(db) + 1) % 3 == oldest and (current_slot(db) + 2) % 3 == previous
-    db.execute("update jq.storage_generations set refused = 2 where generation = %s", [previous])
-    rows = rotate_beside_a_statement_on(db, dsn, previous)
-    assert rows[oldest] == ("truncated", 3)
-    assert rows[previous] == ("busy", 0)
+    holds the oldest generation's, it takes the others (its waiting marks', jobs_waiting's) only if free
+    at once, and leaves the rest to the next call, made at once."""
+    generation = jobs_in_the_oldest_generation(db)
+    waiting = pyjq.enqueue(db, "report", {}, run_at=datetime.now(UTC) + timedelta(minutes=1)).job_id
+    db.execute("update jq.jobs set generation = 3 where id = %s", [waiting])  # as if moved there earlier
+    db.execute("update jq.settings set tick_lock_wait = interval '1 second'")  # a statement of 0.5 s: waited for
+    done = tick_beside_a_statement_on(db, dsn, "jobs_waiting")
+    assert rotation(done) == ("truncated", 3) and done.account["generation"] == generation, done
+    assert "promoted" not in done.account and done.call_again_after == timedelta(0), done
+    assert db.execute("select generation from jq.jobs where id = %s", [waiting]).fetchone() == (3,)
+    again = pyjq.tick(db)
+    assert again.account.get("promoted") == 1, again
+    # Back among the generations (the one current when the call began: it may have turned first).
+    [(back_in,)] = db.execute("select generation from jq.jobs where id = %s", [waiting]).fetchall()
+    assert back_in in GENERATIONS
 
 
-def count_stood_still(db: psycopg.Connection, generation: int) -> None:
-    """As if the rotation had seen the generation's live rows stand still for 10 s: a generation of
-    more than one call's moves (500) is emptied only then (else 'draining': the claims may be at it)."""
-    db.execute(
-        "update jq.storage_generations g set live_at = clock_timestamp() - interval '11 s',"
-        " live_rows = (select count(*) from jq.jobs j where j.generation = g.generation)"
-        " where g.generation = %s",
-        [generation],
-    )
+# -- 6. what a tick moves ------------------------------------------------------------------------------
 
 
-def test_a_call_moves_at_most_500_rows_and_the_next_call_goes_on(db):
-    """The lock is held while rows move, so a call moves at most 500 (about 5 ms); a generation of
-    up to rotation_move_limit (2,000) live rows is emptied over a few calls, 'moving' until the last."""
-    generation = jobs_in_a_generation_just_left(db, 1_300)
-    count_stood_still(db, generation)
-    outcomes = [{r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}[generation] for _ in range(3)]
-    assert outcomes == [("moving", 500), ("moving", 500), ("truncated", 300)]
+def test_a_call_moves_at_most_a_batch_and_the_next_call_goes_on(db):
+    """Every claim waits while a call holds the oldest generation's lock, so a call moves at most
+    settings.rotation_move_batch rows (500) and asks to be called again at once; a generation of up to
+    rotation_move_limit (2,000) live rows is emptied over a few calls, 'moving' until the last."""
+    generation = jobs_in_the_oldest_generation(db, 1_300)
+    answers = [pyjq.tick(db) for _ in range(3)]
+    assert [rotation(a) for a in answers] == [("moving", 500), ("moving", 500), ("truncated", 300)]
+    assert all(a.call_again_after == timedelta(0) for a in answers), answers
     assert db.execute("select count(*) from jq.jobs where generation <> %s", [generation]).fetchone() == (1_300,)
 
 
@@ -862,73 +813,63 @@ def heap_buffers(conn: psycopg.Connection, partition: str) -> int:
 def test_a_generation_whose_statistics_say_empty_is_moved_in_one_pass(db):
     """Autovacuum may find a generation empty (just truncated) and it fills again before the next
     analyze: the planner then counts one row in it. The move must not depend on that estimate (a
-    delete ... where id in (the pick) ran the pick once per row and held the lock 10 s in figure f)."""
-    generation = jobs_in_a_generation_just_left(db, 1_500)
+    delete ... where id in (the pick) ran the pick once per row and held the lock for seconds)."""
+    generation = jobs_in_the_oldest_generation(db, 1_500)
     part = f"jobs_g{generation}"
     pages = db.execute("select pg_relation_size(%s::regclass) / 8192", [f"jq.{part}"]).fetchone()[0]
     db.execute(
         "update pg_class set reltuples = 0, relpages = %s where oid = %s::regclass", [max(1, pages), f"jq.{part}"]
     )
-    count_stood_still(db, generation)
     before = heap_buffers(db, part)
-    rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
+    done = pyjq.tick(db)
     touched = heap_buffers(db, part) - before
-    assert rows[generation] == ("moving", 500)
-    assert touched < 20 * pages + 2_000, f"the move touched {touched} heap pages of a {pages}-page partition"
+    assert rotation(done) == ("moving", 500)
+    # A few heap pages a row at most (the count of live rows and the pick may fetch each row's page);
+    # a pick run once per row would read the partition 500 times: 13,500 pages here.
+    assert touched < 3 * 1_500 + 20 * pages, f"the tick touched {touched} heap pages of a {pages}-page partition"
 
 
-def flush_statistics(conn: psycopg.Connection) -> None:
-    """This session's counts into the shared statistics now (else at most once a second)."""
-    conn.execute("select pg_stat_force_next_flush()")
-    conn.execute("select pg_stat_clear_snapshot()")
+def test_a_backlog_is_left_to_the_claims_and_emptied_once_they_worked_it_down(db):
+    """A generation of more live rows than settings.rotation_move_limit is a backlog: the claims are
+    taking its rows, and moving them would hold the lock every claim waits for. jq_tick leaves it (and
+    turns into no generation meanwhile) until it holds no more than the limit."""
+    db.execute("update jq.settings set rotation_move_batch = 50, rotation_move_limit = 100")
+    generation = jobs_in_the_oldest_generation(db, 300)
+    current = current_generation(db)
+    answers = [pyjq.tick(db) for _ in range(3)]
+    assert [rotation(a) for a in answers] == [("backlog", 0)] * 3, answers
+    assert current_generation(db) == current, "no turn while the oldest generation holds rows"
+    assert db.execute("select count(*) from jq.jobs where generation = %s", [generation]).fetchone() == (300,)
+
+    for _ in range(5):  # the claims take 250
+        db.execute("select jq.jq_complete(array(select c.id from jq.jq_claim('default', 'w1', 50) c), 'w1')")
+    assert rotation(pyjq.tick(db)) == ("truncated", 50), "no more than the limit: emptied"
 
 
-def test_a_mostly_dead_backlog_is_left_to_the_claims_while_they_work_it_down(db):
-    """A backlog that is mostly dead row versions is emptied over calls only when the claims are not
-    working it down (a paused queue): moving the rows the claims are about to take held the lock for
-    500 rows every 0.15 s, and every claim waited (urgent pickups' p99 in figure e). The count tells:
-    it is emptied once its live rows have stood still for 10 s."""
-    db.execute("update jq.settings set rotation_move_limit = 100")
-    pyjq.enqueue_many(db, [{"type": "report", "payload": {"pad": "x" * 400}} for _ in range(3_000)])
-    [(generation,)] = db.execute("select distinct generation from jq.jobs").fetchall()
-    sleep_to_mid_slot()
-    assert current_slot(db) != generation
-    flush_statistics(db)
-    part = f"jq.jobs_g{generation}"
-
-    def rotate() -> tuple[str, int]:
-        rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
-        return rows[generation]
-
-    def noted() -> int | None:
-        row = db.execute("select live_rows from jq.storage_generations where generation = %s", [generation])
-        return row.fetchone()[0]
-
-    assert rotate() == ("draining", 0), "3,000 live jobs: a backlog"
-    assert noted() == 1_001, "counted up to ten times the move limit, and one"
-
-    for _ in range(5):  # claims take 2,500, at most 1,000 a call
-        db.execute("select jq.jq_complete(array(select c.id from jq.jq_claim('default', 'w1', 500) c), 'w1')")
-    flush_statistics(db)  # else they may still say over 1,000 (about a second behind): draining all the same
-    assert db.execute("select pg_relation_size(%s::regclass)", [part]).fetchone()[0] > 1 << 20
-    assert rotate() == ("draining", 0), "mostly dead now, but fewer than noted: the claims are at it"
-    assert noted() == 500
-    assert rotate() == ("draining", 0), "no fewer, but for under 10 s"
-
+def test_a_backlog_that_never_drains_is_moved_after_rotation_backlog_wait(db):
+    """Jobs due tomorrow (or a paused queue, a tenant at its cap): the claims never take them. Once the
+    generation has waited settings.rotation_backlog_wait since it stopped taking rows, they move a
+    batch a call like any other, here into jobs_waiting."""
     db.execute(
-        "update jq.storage_generations set live_at = live_at - interval '11 s' where generation = %s", [generation]
+        "update jq.settings set rotation_move_batch = 10, rotation_move_limit = 10,"
+        " rotation_backlog_wait = interval '2 seconds'"
     )
-    assert rotate() == ("moving", 100), "no fewer for 10 s: emptied, the move limit per call"
-    assert noted() == -1, "being emptied"
-    assert rotate() == ("moving", 100), "the next call goes on"
-    assert db.execute("select count(*) from jq.jobs where generation = %s", [generation]).fetchone()[0] == 300
+    generation = jobs_in_the_oldest_generation(db, 25, run_at=datetime.now(UTC) + timedelta(days=1))
+    first = pyjq.tick(db)
+    assert rotation(first) == ("backlog", 0)
+    assert timedelta(0) < first.call_again_after <= timedelta(seconds=2), first
+    moved = tick_until(db, lambda done: rotation(done)[0] != "backlog", timeout=10, what="the backlog wait")
+    answers = [moved, pyjq.tick(db), pyjq.tick(db)]
+    assert [rotation(a) for a in answers] == [("moving", 10), ("moving", 10), ("truncated", 5)], answers
+    assert {g for (g,) in db.execute("select generation from jq.jobs")} == {3}, "due tomorrow: jobs_waiting"
+    assert pyjq.storage(db)[generation].moved == 25
 
 
 def vacuumed_after_a_flood(db: psycopg.Connection, keep: int) -> tuple[int, str]:
     """20,000 jobs written into the current generation, all but the first `keep` on disk deleted, then
     VACUUM, as autovacuum does after a flood: it gives the heap pages after the rows kept back (the
     heap shrinks), and keeps every index page. Returns the generation and its partition."""
-    generation = current_slot(db)
+    generation = current_generation(db)
     part = f"jq.jobs_g{generation}"
     db.execute(
         "insert into jq.jobs (id, queue, type, run_at, max_attempts, created_at, generation)"
@@ -940,48 +881,23 @@ def vacuumed_after_a_flood(db: psycopg.Connection, keep: int) -> tuple[int, str]
     return generation, part
 
 
-def test_a_backlog_autovacuum_cleaned_is_emptied_for_its_bloated_indexes(db):
-    """Autovacuum frees a generation's dead heap rows but not the index pages they filled: figure f
-    once ended with 2.2 MB of heap and 7 MB of indexes for 10,000 live rows, and a rule that looked
-    at the heap alone kept it for ever. Heap, indexes and TOAST together decide whether it is mostly
-    dead (over twice its live rows' bytes)."""
-    db.execute("update jq.settings set rotation_move_limit = 200")
-    generation, part = vacuumed_after_a_flood(db, keep=2_000)
-    sleep_to_mid_slot()
-    assert current_slot(db) != generation
-    heap, total = db.execute("select pg_relation_size(%s), pg_total_relation_size(%s)", [part, part]).fetchone()
-    assert heap < 1 << 20, f"the heap is {heap} bytes: not mostly dead by itself"
-    assert total > 2 << 20, f"heap and indexes {total} bytes for 2,000 live rows"
-
-    def rotate() -> tuple[str, int]:
-        rows = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}
-        return rows[generation]
-
-    assert rotate() == ("draining", 0), "2,000 live jobs, first seen: a backlog"
-    count_stood_still(db, generation)
-    assert rotate() == ("moving", 200), "stood still 10 s and mostly dead index entries: emptied"
-
-
 @pytest.mark.parametrize("live", [0, 100], ids=["no_heap_left", "a_small_heap_left"])
 def test_a_generation_autovacuum_shrank_is_truncated_for_its_index_pages(db, live):
     """Autovacuum gives a drained generation's heap pages back but keeps every index page its rows
-    filled. Judged by its heap alone, such a generation read as empty (no heap page) or small (under
-    rotation_min_bytes) and was kept with megabytes of indexes: figure f at 2,000,000 jobs ended at
-    9.68x the fresh size, two generations of no heap page and 13.9 and 17.6 MB of indexes. Judged by
-    its size on disk, it is emptied and truncated."""
-    db.execute("update jq.settings set rotation_min_bytes = 262144")  # the default, not the module's 0
+    filled. Judged by its heap alone, such a generation read as empty (no heap page) or small and was
+    kept with megabytes of indexes. A generation is left alone only when it is as a truncation left it,
+    indexes included (jq._storage_untouched): this one is emptied and truncated."""
     generation, part = vacuumed_after_a_flood(db, keep=live)
-    sleep_to_mid_slot()
-    assert current_slot(db) != generation
+    make_oldest(db, generation)
     heap, total = db.execute("select pg_relation_size(%s), pg_total_relation_size(%s)", [part, part]).fetchone()
     assert heap < 262144, f"the heap is {heap} bytes: empty or small by itself"
     assert total > 1 << 20, f"heap and indexes {total} bytes"
     assert not db.execute("select jq._storage_untouched(%s::regclass)", [part]).fetchone()[0]
 
-    outcome = {r.generation: (r.outcome, r.moved) for r in STORAGE_ROTATE.run(db)}[generation]
-
-    assert outcome == ("truncated", live)
+    assert rotation(pyjq.tick(db)) == ("truncated", live)
     assert db.execute("select jq._storage_untouched(%s::regclass)", [part]).fetchone()[0]
     assert db.execute("select count(*) from jq.jobs where queue = 'default'").fetchone()[0] == live
-    again = {r.generation: r.outcome for r in STORAGE_ROTATE.run(db)}[generation]
-    assert again == "empty", "untouched since its truncation"
+    truncations = pyjq.storage(db)[generation].truncations
+    again = pyjq.tick(db)
+    assert rotation(again)[0] in ("idle", "turned"), f"untouched since its truncation: {again}"
+    assert pyjq.storage(db)[generation].truncations == truncations
