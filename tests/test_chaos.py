@@ -526,7 +526,7 @@ def finish(chaos: Chaos, timeout: float) -> None:
 
 # -- 1. worker crashes ------------------------------------------------------------------------------------
 
-WORKER_OPTS = dict(lease=5, poll_interval=0.5, maintain_interval=20)
+WORKER_OPTS = dict(lease=5, poll_interval=0.5)
 
 
 @pytest.mark.parametrize("chaos", ["direct", "pgbouncer"], indirect=True)

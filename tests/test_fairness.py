@@ -248,7 +248,7 @@ def drain_workers(dsn: str, recorder: Recorder, slots: list[int]) -> list[pyjq.R
     workers = []
     for n, count in enumerate(slots):
         w = pyjq.Worker(
-            dsn, queues={"default": count}, name=f"fair-{n}", schedules=False, maintain_interval=None, poll_interval=0.5
+            dsn, queues={"default": count}, name=f"fair-{n}", schedules=False, tick=False, poll_interval=0.5
         )
         w.add_handler("work", recorder)
         workers.append(w)
@@ -310,7 +310,7 @@ def test_worker_claims_capped_jobs_when_the_cap_frees_not_at_its_next_poll(db, d
     else:
         ids = enqueue_n(db, 12, concurrency_key="account:7")
     recorder = Recorder(pause=0.01)
-    worker = pyjq.Worker(dsn, queues={"default": 10}, poll_interval=60.0, schedules=False, maintain_interval=None)
+    worker = pyjq.Worker(dsn, queues={"default": 10}, poll_interval=60.0, schedules=False, tick=False)
     worker.add_handler("work", recorder)
 
     async def main() -> int:

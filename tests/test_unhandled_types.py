@@ -96,7 +96,7 @@ def test_the_worker_registers_its_types_and_stays_quiet_when_another_handles_the
     db.execute(
         "select * from jq.jq_worker_register('reports-worker', '{\"default\": 1}', p_types => array['make_report'])"
     )
-    worker = pyjq.Worker(dsn, queues={"default": 2}, check_unhandled=0.2, maintain_interval=None)
+    worker = pyjq.Worker(dsn, queues={"default": 2}, check_unhandled=0.2, tick=False)
     worker.handler("send_welcome_email")(lambda job: None)
     worker.handler("charge_card")(lambda job: None)
     caplog.set_level(logging.WARNING, logger="pyjq.worker")

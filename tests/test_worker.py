@@ -766,14 +766,16 @@ def test_stop_before_run_returns_at_once(dsn):
 # -- housekeeping, cost ---------------------------------------------------------------------------------------
 
 
-def test_maintain_runs_now_and_then(db, dsn):
-    worker = pyjq.Worker(dsn, maintain_interval=0.2)
+def test_the_worker_ticks(db, dsn):
+    """jq_tick in a loop (tests/test_worker_tick.py): the first call runs the maintenance, which is due."""
+    worker = pyjq.Worker(dsn)
     worker.add_handler("x", lambda job: None)
 
     async def scenario():
-        await eventually(lambda: worker.stats.get("maintain", 0) >= 2, what="two jq_maintain calls")
+        await eventually(lambda: worker.stats.get("tick", 0) >= 2, what="two jq_tick calls")
 
     run_with(worker, scenario)
+    assert db.execute("select maintained_at is not null from jq.tick_state").fetchone() == (True,)
 
 
 def test_an_idle_worker_costs_about_one_query_a_second(db, dsn, capsys):
@@ -813,11 +815,17 @@ def test_an_idle_worker_costs_about_one_query_a_second(db, dsn, capsys):
             f"database: {transactions} transactions in the worker's {lifetime:.1f} s life "
             f"(start-up and shutdown included) = {transactions / lifetime:.2f}/s"
         )
-    # Behaviour, not speed: an idle worker only polls, one round trip per poll interval, and
-    # beats in the registry every 3 s (on its own connection).
-    assert calls.get("round_trips", 0) <= idle_seconds / worker.poll_interval * 1.5 + idle_seconds / 3 + 2
+    # Behaviour, not speed: an idle worker only polls, one round trip per poll interval, beats in
+    # the registry every 3 s (on its own connection) and ticks as often as jq_tick asks: every
+    # settings.rotation_turn_after while its generation is quiet.
+    turn_after = db.execute("select extract(epoch from rotation_turn_after)::float from jq.settings").fetchone()[0]
+    assert calls.get("tick", 0) <= idle_seconds / turn_after * 1.2 + 1
+    assert (
+        calls.get("round_trips", 0)
+        <= idle_seconds / worker.poll_interval * 1.5 + idle_seconds / 3 + idle_seconds / turn_after * 1.2 + 2
+    )
     # listen_check: one per 7 s
-    assert set(calls) <= {"claim", "round_trips", "maintain", "listen_check", "worker_beat", "worker_register"}
+    assert set(calls) <= {"claim", "round_trips", "tick", "listen_check", "worker_beat", "worker_register"}
 
 
 # -- configuration -------------------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ TASKS = {
         "QUEUES": ["default", "emails"],
         "OPTIONS": {
             "CONCURRENCY": 4,
-            "WORKER": {"poll_interval": 0.5, "maintain_interval": None, "schedules": False},
+            "WORKER": {"poll_interval": 0.5, "tick": False, "schedules": False},
         },
     }
 }
