@@ -224,7 +224,7 @@ def db(postgresql: psycopg.Connection) -> psycopg.Connection:
 def quick_turns(db: psycopg.Connection) -> None:
     """settings.rotation_turn_after 100 ms (its minimum) and rotation_min_bytes 0: jq_tick turns to the
     next generation once the current one is a tenth of a second old, however few rows it holds, so a
-    test gets its rows into the oldest generation in a few ticks (helpers.make_oldest)."""
+    test gets its rows out of the current generation in a tick or two (helpers.make_previous)."""
     db.execute("update jq.settings set rotation_turn_after = interval '100 milliseconds', rotation_min_bytes = 0")
 
 

@@ -3,7 +3,7 @@ status, running the CLI in-process, enqueueing test jobs, the tagged releases
 and the installer, ticking the storage generations round.
 
     from helpers import eventually, invoke_cli, job_status, wait_until
-    from helpers import current_generation, make_oldest, tick_until
+    from helpers import current_generation, make_previous, stop_turning, tick_now, tick_until
 
 (tests/ is on sys.path: pytest puts a conftest's folder there.) Fixtures stay in
 conftest.py; helpers used by one file only stay in that file.
@@ -208,11 +208,19 @@ def current_generation(conn: psycopg.Connection) -> int:
     return row[0]
 
 
+def tick_now(conn: psycopg.Connection) -> pyjq.Tick:
+    """One pyjq.tick that runs whatever the last call asked for: the due time (jq.tick_due) set back
+    first, as if the wait had passed (tests/pgtap_helpers.sql's jq_test.tick does the same)."""
+    conn.execute("select setval('jq.tick_due', 0)")
+    return pyjq.tick(conn)
+
+
 def tick_until(
     conn: psycopg.Connection, done: Callable[[pyjq.Tick], Any], timeout: float = 30.0, what: str = "the tick"
 ) -> pyjq.Tick:
     """pyjq.tick on conn (autocommit or idle), sleeping what each call answers (at most 0.1 s) until
-    done(answer) is truthy; returns that answer."""
+    done(answer) is truthy; returns that answer. A call before the time the last one asked for is
+    answered {"ran": false} and the time left."""
     deadline = time.monotonic() + timeout
     while True:
         answer = pyjq.tick(conn)
@@ -223,19 +231,21 @@ def tick_until(
         time.sleep(min(answer.call_again_after.total_seconds(), 0.1))
 
 
-def make_oldest(conn: psycopg.Connection, generation: int, timeout: float = 30.0) -> None:
-    """Ticks until ``generation`` is the oldest, the one the next tick empties: two turns after it was
-    current, the generations in the way emptied first. Quick with conftest's ``quick_turns``; no other
-    session may tick meanwhile (a worker would empty it too)."""
+def stop_turning(conn: psycopg.Connection) -> None:
+    """settings.rotation_turn_after an hour and no turn by size: jq_tick empties generations but turns
+    no more, so a test's ticks answer for the generation it set up."""
+    conn.execute("update jq.settings set rotation_turn_after = interval '1 hour', rotation_turn_bytes = 0")
 
-    def oldest(_: object = None) -> bool:
-        return current_generation(conn) == (generation + 2) % 3
 
-    if oldest():
+def make_previous(conn: psycopg.Connection, generation: int, timeout: float = 30.0) -> None:
+    """Ticks until ``generation`` is no longer current (jq_tick turned away from it), the other
+    generations emptied on the way: the next tick empties it. Quick with conftest's ``quick_turns``;
+    no other session may tick meanwhile (a worker would empty it too)."""
+    if current_generation(conn) != generation:
         return
     tick_until(
         conn,
-        oldest,
+        lambda _: current_generation(conn) != generation,
         timeout,
-        f"generation {generation} to be the oldest",
+        f"jq_tick to turn away from generation {generation}",
     )

@@ -3,8 +3,8 @@ their async twins), `pyjq storage` and `pyjq tick`, GET /storage with its scopes
 Storage panel, against a real database (no mocks).
 
 No worker runs here: nothing ticks but the test and the calls under test. With quick turns
-(conftest.quick_turns) a test gets a job into the oldest generation, the one the next tick empties,
-in a few ticks (helpers.make_oldest).
+(conftest.quick_turns) a test gets a job out of the current generation in a tick or two
+(helpers.make_previous): the next tick empties its generation.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from datetime import timedelta
@@ -19,7 +20,7 @@ from uuid import UUID
 
 import psycopg
 import pytest
-from helpers import current_generation, enqueue_sql, make_oldest
+from helpers import current_generation, enqueue_sql, make_previous, stop_turning, tick_until
 from helpers import invoke_cli as run
 
 import pyjq
@@ -51,11 +52,13 @@ def generation_of(db: psycopg.Connection, job_id: UUID) -> int:
     return db.execute("select generation from jq.jobs where id = %s", [job_id]).fetchone()[0]
 
 
-def enqueue_into_the_oldest(db: psycopg.Connection) -> tuple[UUID, int]:
-    """A job in the oldest generation, the one the next tick empties: (its id, its generation)."""
+def enqueue_to_empty(db: psycopg.Connection) -> tuple[UUID, int]:
+    """A job in a generation that is no longer current, the one the next tick empties (and no more
+    turns): (its id, its generation)."""
     job_id = enqueue_sql(db, "stored")
     generation = generation_of(db, job_id)
-    make_oldest(db, generation)
+    make_previous(db, generation)
+    stop_turning(db)
     return job_id, generation
 
 
@@ -90,13 +93,13 @@ def test_storage_lists_the_partitions_with_one_of_each_role(db: psycopg.Connecti
 def test_the_roles_follow_the_turns(db: psycopg.Connection) -> None:
     before = {p.generation: p.role for p in pyjq.storage(db)[:3]}
     [current] = [g for g, role in before.items() if role == "current"]
-    make_oldest(db, current)  # two turns
+    tick_until(db, lambda _: current_generation(db) == (current + 2) % 3, what="two turns")
     after = {p.generation: p.role for p in pyjq.storage(db)[:3]}
     assert after[current] == "oldest" and after[(current + 2) % 3] == "current", (before, after)
 
 
-def test_tick_truncates_the_oldest_generation_and_keeps_its_job(db: psycopg.Connection) -> None:
-    job_id, generation = enqueue_into_the_oldest(db)
+def test_tick_truncates_a_generation_and_keeps_its_job(db: psycopg.Connection) -> None:
+    job_id, generation = enqueue_to_empty(db)
     done = pyjq.tick(db)
     assert isinstance(done, pyjq.Tick) and isinstance(done.call_again_after, timedelta)
     assert {k: done.account.get(k) for k in ("ran", "rotation", "generation", "moved")} == {
@@ -114,7 +117,7 @@ def test_tick_truncates_the_oldest_generation_and_keeps_its_job(db: psycopg.Conn
 
 
 def test_async_twins_answer_as_the_sync_functions(dsn: str, db: psycopg.Connection) -> None:
-    _, generation = enqueue_into_the_oldest(db)
+    _, generation = enqueue_to_empty(db)
 
     async def scenario() -> tuple[list[pyjq.StoragePart], pyjq.Tick]:
         async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as aconn:
@@ -129,7 +132,7 @@ def test_async_twins_answer_as_the_sync_functions(dsn: str, db: psycopg.Connecti
 def test_tick_refuses_a_connection_inside_a_transaction(
     dsn: str, connect, db: psycopg.Connection, asynchronous: bool
 ) -> None:
-    _, generation = enqueue_into_the_oldest(db)
+    _, generation = enqueue_to_empty(db)
 
     async def tick_async_in_a_transaction() -> None:
         async with await psycopg.AsyncConnection.connect(dsn) as aconn:
@@ -152,7 +155,7 @@ def test_tick_refuses_a_connection_inside_a_transaction(
     assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
 
 
-def test_blocked_hint_only_when_the_tick_found_the_oldest_generation_busy() -> None:
+def test_blocked_hint_only_when_the_tick_found_a_generation_busy() -> None:
     def answer(**account: object) -> pyjq.Tick:
         return pyjq.Tick(timedelta(seconds=0.25), {"ran": True, **account})
 
@@ -200,7 +203,7 @@ def test_cli_storage_prints_a_table_and_json(dsn: str, db: psycopg.Connection) -
 
 
 def test_cli_tick_prints_one_json_object(dsn: str, db: psycopg.Connection) -> None:
-    _, generation = enqueue_into_the_oldest(db)
+    _, generation = enqueue_to_empty(db)
     result = run("--dsn", dsn, "tick")
     assert result.exit_code == 0, result.output
     done = json.loads(result.stdout)
@@ -219,7 +222,7 @@ def test_cli_tick_prints_one_json_object(dsn: str, db: psycopg.Connection) -> No
 def test_cli_tick_says_what_holds_a_busy_generation(
     dsn: str, db: psycopg.Connection, request: pytest.FixtureRequest
 ) -> None:
-    _, generation = enqueue_into_the_oldest(db)
+    _, generation = enqueue_to_empty(db)
     holder = request.getfixturevalue("locked_jobs")
     result = run("tick", "--dsn", dsn)
     assert result.exit_code == 0, result.output
@@ -231,8 +234,14 @@ def test_cli_tick_says_what_holds_a_busy_generation(
     # The query the hint gives finds the session that holds the lock.
     pids = [row[0] for row in db.execute(LOCK_HOLDERS_QUERY).fetchall()]
     assert holder.info.backend_pid in pids
-    # Once it is gone, the next tick truncates and gives no hint.
+    # A call before the time the busy one asked for does nothing, and gives no hint.
+    early = run("tick", "--dsn", dsn)
+    assert early.exit_code == 0 and early.stderr == "", early.output
+    assert json.loads(early.stdout)["ran"] is False
+    assert 0 < json.loads(early.stdout)["call_again_after"] <= done["call_again_after"]
+    # Once the holder is gone, the next tick when due truncates and gives no hint.
     holder.rollback()
+    time.sleep(done["call_again_after"])
     result = run("tick", "--dsn", dsn)
     assert result.exit_code == 0 and json.loads(result.stdout)["rotation"] == "truncated" and result.stderr == ""
 
@@ -258,7 +267,7 @@ def test_get_storage_for_viewer_and_admin_not_producer(client: TestClient) -> No
 def test_post_storage_rotate_is_gone(client: TestClient, db: psycopg.Connection) -> None:
     """Workers tick; an operator who wants one call by hand runs `pyjq tick` (test_http.py checks the
     documented routes)."""
-    _, generation = enqueue_into_the_oldest(db)
+    _, generation = enqueue_to_empty(db)
     answer = client.post("/storage/rotate", headers=ADMIN)
     assert answer.status_code == 404 and answer.json()["error"]["code"] == "NOT_FOUND", answer.text
     assert pyjq.storage(db)[generation].truncations == 0
@@ -268,7 +277,7 @@ def test_post_storage_rotate_is_gone(client: TestClient, db: psycopg.Connection)
 
 
 def test_overview_shows_the_storage_panel(client: TestClient, db: psycopg.Connection) -> None:
-    _, generation = enqueue_into_the_oldest(db)
+    _, generation = enqueue_to_empty(db)
     assert pyjq.tick(db).account["rotation"] == "truncated"
     assert client.post("/ui/login", data={"token": VIEWER_TOKEN}, follow_redirects=False).status_code == 303
     page = client.get("/ui/")

@@ -1,5 +1,5 @@
-"""The waiting marks of jq.queue_waiters in generations (docs/storage.md "Hot rows"): once the oldest
-generation's jobs are gone, jq_tick moves its marks into the current one and truncates its partition;
+"""The waiting marks of jq.queue_waiters in generations (docs/storage.md): once a generation that is no
+longer current has no jobs left, jq_tick moves its marks into the current one and truncates its partition;
 it leaves them ('busy') while another session holds a lock on that partition, and a worker whose mark
 was moved is still woken at once by the next insert."""
 
@@ -11,7 +11,7 @@ from datetime import datetime
 
 import psycopg
 import pytest
-from helpers import current_generation, eventually, make_oldest, tick_until
+from helpers import current_generation, eventually, make_previous, stop_turning, tick_now, tick_until
 
 import pyjq
 
@@ -38,17 +38,19 @@ def test_a_locked_marks_partition_is_left_busy_then_moved_with_its_marks_intact(
     listener = connect()
     listener.execute("select jq.jq_set_waiting(array['mq_a', 'mq_b'], 'w1', true)")
     [(_, generation, pid, since), _] = before = marks(db, "w1")
-    make_oldest(db, generation)
+    make_previous(db, generation)  # the next tick empties its generation: no jobs, two marks
+    stop_turning(db)
     truncations = marks_truncations(db, generation)
 
     holder = connect(autocommit=False)
     holder.execute(f"select 1 from jq.queue_waiters_g{generation}")  # ACCESS SHARE, held until rollback
-    busy = pyjq.tick(db)
+    busy = tick_now(db)
     assert (busy.account["rotation"], busy.account.get("marks_moved")) == ("busy", None), busy
+    assert busy.account["generation"] == generation, busy
     assert marks(db, "w1") == before, "a refused lock moves nothing"
     holder.rollback()
 
-    moved = pyjq.tick(db)
+    moved = tick_now(db)
     assert (moved.account["rotation"], moved.account["marks_moved"]) == ("idle", 2), moved
     after = marks(db, "w1")
     assert [(q, p, s) for q, _, p, s in after] == [("mq_a", pid, since), ("mq_b", pid, since)]

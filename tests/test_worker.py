@@ -817,13 +817,12 @@ def test_an_idle_worker_costs_about_one_query_a_second(db, dsn, capsys):
         )
     # Behaviour, not speed: an idle worker only polls, one round trip per poll interval, beats in
     # the registry every 3 s (on its own connection) and ticks as often as jq_tick asks: every
-    # settings.rotation_turn_after while its generation is quiet.
+    # settings.rotation_turn_after while its generation is quiet, and once more when its jitter made
+    # it call a little early (answered at once with the time left).
     turn_after = db.execute("select extract(epoch from rotation_turn_after)::float from jq.settings").fetchone()[0]
-    assert calls.get("tick", 0) <= idle_seconds / turn_after * 1.2 + 1
-    assert (
-        calls.get("round_trips", 0)
-        <= idle_seconds / worker.poll_interval * 1.5 + idle_seconds / 3 + idle_seconds / turn_after * 1.2 + 2
-    )
+    ticks = idle_seconds / turn_after * 2 + 1
+    assert calls.get("tick", 0) <= ticks
+    assert calls.get("round_trips", 0) <= idle_seconds / worker.poll_interval * 1.5 + idle_seconds / 3 + ticks + 2
     # listen_check: one per 7 s
     assert set(calls) <= {"claim", "round_trips", "tick", "listen_check", "worker_beat", "worker_register"}
 
