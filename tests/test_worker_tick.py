@@ -119,6 +119,34 @@ def test_the_ticker_sleeps_what_jq_tick_answers_with_jitter(db, dsn, monkeypatch
     assert len({round(r, 6) for r in ratios}) > 1, "no jitter"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="pyjq/worker/tick.py sleeps the answer times uniform(0.9, 1.1): half its calls come before the time"
+    " jq_tick asked for and are answered {'ran': false} with the time left, about two calls per tick for a lone"
+    " worker (an idle worker's jq_tick calls double); a jitter of 1.0-1.1 keeps workers out of step without them",
+)
+def test_a_lone_worker_calls_no_earlier_than_jq_tick_asked(db, dsn, monkeypatch):
+    # A quiet current generation: jq_tick asks to be called again in 0.3 s.
+    db.execute(
+        "update jq.settings set rotation_min_bytes = 1073741824, rotation_turn_bytes = 0,"
+        " rotation_turn_after = interval '300 milliseconds'"
+    )
+    answers = Answers(tick.TICK)
+    monkeypatch.setattr(tick, "TICK", answers)
+    monkeypatch.setattr(tick, "random", SimpleNamespace(uniform=lambda low, high: low))  # the jitter's bottom
+    worker = quiet_worker(dsn)
+
+    def ran() -> int:
+        return sum(bool(a.account.get("ran")) for a in answers.answers)
+
+    async def scenario() -> None:
+        await eventually(lambda: ran() >= 6, what="six ticks that ran")
+
+    run_with(worker, scenario)
+    early = [a for a in answers.answers if not a.account.get("ran")]
+    assert not early, f"{len(early)} calls before the time asked for, beside {ran()} that ran"
+
+
 # -- what it counts ------------------------------------------------------------------------------
 
 
@@ -173,16 +201,15 @@ def hold_a_generation_to_empty(db: psycopg.Connection, connect) -> tuple[int, ps
     return generation, holder
 
 
-def jitter(monkeypatch: pytest.MonkeyPatch, at: str) -> None:
-    """The ticker's jitter always at its top (a call never comes before the time asked for) or at its
-    bottom (always a little before: answered {"ran": false} and the time left, until it is due)."""
-    monkeypatch.setattr(tick, "random", SimpleNamespace(uniform=lambda low, high: high if at == "top" else low))
+def never_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ticker's jitter always at its top: a call never comes before the time it was asked for."""
+    monkeypatch.setattr(tick, "random", SimpleNamespace(uniform=lambda low, high: high))
 
 
 @pytest.mark.usefixtures("quick_turns")
 def test_a_busy_generation_is_warned_about_once_and_once_more_when_it_passes(db, dsn, connect, caplog, monkeypatch):
     monkeypatch.setattr(tick, "BUSY_WARN_AFTER", 0.5)
-    jitter(monkeypatch, "top")  # every answer a tick's own: the early ones are the next test's
+    never_early(monkeypatch)  # every answer a tick's own: the others are the next test's
     generation, holder = hold_a_generation_to_empty(db, connect)
     worker = quiet_worker(dsn)
 
@@ -206,29 +233,30 @@ def test_a_busy_generation_is_warned_about_once_and_once_more_when_it_passes(db,
 
 @pytest.mark.xfail(
     strict=True,
-    reason="pyjq/worker/tick.py reads {'ran': false} (a call before the time asked for, or while another"
-    " session ticks) as not busy: the busy count restarts at each, so the warning never comes while calls come"
-    " early, and once warned it logs 'truncated again' while the generation is still held",
+    reason="pyjq/worker/tick.py reads {'ran': false} (a call before the time another call asked for, or while"
+    " another session ticks) as not busy: it logs 'truncated again' while the generation is still held, and"
+    " restarts the busy count (with several workers, or its own early calls, the warning may never come)",
 )
-@pytest.mark.parametrize("why", ["early_calls", "another_session_ticking"])
+@pytest.mark.parametrize("why", ["another_worker_ticked", "another_session_ticking"])
 @pytest.mark.usefixtures("quick_turns")
 def test_a_tick_that_did_not_run_leaves_the_busy_count_alone(db, dsn, connect, caplog, monkeypatch, why):
-    """A call before the time the last one asked for (the jitter is at most 10 % either way), or made
-    while another worker ticks, is answered {"ran": false} at once: such an answer says nothing about
-    the generation. The warning comes after BUSY_WARN_AFTER seconds of busy answers all the same, and
+    """With several workers, a call made before the time another worker's call asked for, or while it
+    ticks, is answered {"ran": false} at once: such an answer says nothing about the generation, and
     no 'truncated again' follows while the lock is held."""
     monkeypatch.setattr(tick, "BUSY_WARN_AFTER", 0.5)
-    jitter(monkeypatch, "bottom" if why == "early_calls" else "top")
+    never_early(monkeypatch)
     _, holder = hold_a_generation_to_empty(db, connect)
     other = connect()
     worker = quiet_worker(dsn)
 
     async def scenario() -> None:
-        await eventually(lambda: logged(caplog, BUSY_WARNING), timeout=5, what="the warning")
-        if why == "another_session_ticking":
-            other.execute("select pg_advisory_lock(hashtext('jq.tick'))")  # as another worker's tick, held
+        await eventually(lambda: logged(caplog, BUSY_WARNING), what="the warning")
+        if why == "another_worker_ticked":  # and asked for a call a second later
+            other.execute("select setval('jq.tick_due', (extract(epoch from clock_timestamp()) * 1000)::bigint + 1000)")
+        else:  # and is still at it
+            other.execute("select pg_advisory_lock(hashtext('jq.tick'))")
         ticks = worker.stats["tick"]
-        await eventually(lambda: worker.stats["tick"] >= ticks + 6, what="six more ticks")
+        await eventually(lambda: worker.stats["tick"] >= ticks + 3, what="three more ticks")
         other.execute("select pg_advisory_unlock_all()")
 
     with caplog.at_level(logging.DEBUG, logger="pyjq.worker"):
