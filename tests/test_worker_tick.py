@@ -1,6 +1,6 @@
 """The worker's periodic call (pyjq/worker/tick.py): it calls jq_tick in a loop and sleeps what each
 call answers, with a little jitter; it counts the truncations and turns in the worker's stats; it warns
-once when the oldest generation has stayed busy for BUSY_WARN_AFTER seconds, and once more when it
+once when the generation it empties has stayed busy for BUSY_WARN_AFTER seconds, and once more when it
 passes; against a jq without jq_tick it calls jq_maintain instead. Worker(tick=False) makes no
 periodic call, and Worker(maintain_interval=...) is deprecated."""
 
