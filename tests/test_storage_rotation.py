@@ -39,7 +39,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -469,9 +468,6 @@ AGAIN = "is truncated again"
 
 def test_a_session_holding_access_share_makes_the_tick_busy_not_the_queue(db, dsn, caplog, monkeypatch):
     monkeypatch.setattr(pyjq.worker.tick, "BUSY_WARN_AFTER", 2.0)  # instead of 10 s
-    # The jitter at its top: never a call before the time asked for, so every answer is a tick's own
-    # (test_worker_tick.py::test_a_tick_that_did_not_run_leaves_the_busy_count_alone for the others).
-    monkeypatch.setattr(pyjq.worker.tick, "random", SimpleNamespace(uniform=lambda low, high: high))
     done: set[UUID] = set()
     worker = stream_worker(dsn, done)
     during: list[UUID] = []
