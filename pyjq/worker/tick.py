@@ -79,7 +79,7 @@ class Ticker:
         logger.debug("worker %s: jq_tick: %s", self._name, account)
         if account.get("rotation") == "truncated":
             self._state.stats["storage_truncations"] += 1
-        elif account.get("rotation") == "turned":
+        if account.get("rotation") == "turned" or account.get("turned"):
             self._state.stats["storage_turns"] += 1
         if account.get("ran"):  # an answer of another session's tick, or of an early call, says nothing of busy
             self._note_busy(account.get("rotation") == "busy", account.get("generation"))
