@@ -2724,6 +2724,7 @@ declare
     v_idle      interval;
     v_age       interval;
     v_size      bigint;
+    v_turned    boolean;
 begin
     holding := false;
     if not p_settings.rotate_storage then
@@ -2731,17 +2732,16 @@ begin
         return;
     end if;
     call_again_after := p_settings.tick_interval;
+    v_gen := case when not jq._storage_generation_empty(v_oldest) then v_oldest
+                  when not jq._storage_generation_empty(((v_current + 2) % 3)::smallint) then (v_current + 2) % 3 end;
     -- pg_dump takes its snapshot before it locks the tables: a truncation in
     -- between would leave the dump without the moved rows.
     if exists (select 1 from pg_stat_activity a
                 where a.datid = (select d.oid from pg_database d where d.datname = current_database())
                   and a.application_name = 'pg_dump' and a.pid <> pg_backend_pid()) then
-        account := jsonb_build_object('rotation', 'busy', 'generation', v_oldest, 'reason', 'pg_dump');
+        account := jsonb_build_object('rotation', 'busy', 'generation', coalesce(v_gen, v_oldest), 'reason', 'pg_dump');
         return;
     end if;
-
-    v_gen := case when not jq._storage_generation_empty(v_oldest) then v_oldest
-                  when not jq._storage_generation_empty(((v_current + 2) % 3)::smallint) then (v_current + 2) % 3 end;
     if v_gen is not null then
         v_jobs := format('jq.jobs_g%s', v_gen)::regclass;
         v_marks := format('jq.queue_waiters_g%s', v_gen)::regclass;
@@ -2795,8 +2795,11 @@ begin
            or (v_age >= p_settings.rotation_turn_after and v_size >= p_settings.rotation_min_bytes) then
             perform nextval('jq.storage_turns');
             update jq.storage_generations g set current_since = clock_timestamp() where g.generation = v_oldest;
-            v_outcome := 'turned';
-            v_gen := v_oldest;
+            v_turned := true;
+            if v_outcome = 'idle' then  -- else the outcome of the step before (busy, backlog) stays
+                v_outcome := 'turned';
+                v_gen := v_oldest;
+            end if;
             call_again_after := interval '0';
         elsif v_outcome = 'idle' then
             call_again_after := case when v_size >= p_settings.rotation_min_bytes
@@ -2819,7 +2822,7 @@ begin
                  )
                  insert into jq.jobs (%1$s, generation)
                  select %2$s, $3 from gone g', jq._jobs_columns(''), jq._jobs_columns('g.'))
-                using v_wait_after, p_settings.rotation_move_batch, v_current;
+                using v_wait_after, p_settings.rotation_move_batch, jq._storage_current();
             get diagnostics v_promoted = row_count;
             v_holding := true;
             if v_promoted = p_settings.rotation_move_batch then
@@ -2836,7 +2839,8 @@ begin
         'generation', coalesce(v_gen, v_current),
         'moved', nullif(v_moved, 0),
         'marks_moved', v_marks_moved,
-        'promoted', v_promoted));
+        'promoted', v_promoted,
+        'turned', case when v_turned and v_outcome <> 'turned' then true end));
 end
 $_$;
 

@@ -128,8 +128,8 @@ AROUND = [timedelta(seconds=s) for s in (0, 1, -1, 60, -60)] + [
 
 
 def instants(zone: str, rng: random.Random) -> list[datetime]:
-    """Around each change of 2026 and 2027 (some with microseconds), and at random."""
-    changes = transitions(zone, datetime(2026, 1, 1, tzinfo=UTC), datetime(2028, 1, 1, tzinfo=UTC))
+    """Around each change of 2026 (some with microseconds), and at random."""
+    changes = transitions(zone, datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 1, 1, tzinfo=UTC))
     out = [t + d for t in changes for d in AROUND]
     out += [t + d + timedelta(microseconds=rng.randint(1, 999_999)) for t in changes for d in AROUND[:3]]
     out += [datetime(2025, 1, 1, tzinfo=UTC) + timedelta(seconds=rng.randint(0, 5 * 365 * 86400)) for _ in range(8)]
@@ -172,8 +172,8 @@ def test_sql_slots_agree_with_the_reference_for_many_crons(db: psycopg.Connectio
         moments = [t + rng.choice(AROUND) for t in changes] + [
             datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=rng.randint(0, 365 * 86400)) for _ in range(3)
         ]
-        compared += compare(db, generated_crons(rng, 60), zone, moments)
-    assert compared > 2000
+        compared += compare(db, generated_crons(rng, 30), zone, moments)
+    assert compared > 1000
 
 
 def test_jq_cron_slots_lists_consecutive_slots_like_the_reference(db: psycopg.Connection) -> None:
