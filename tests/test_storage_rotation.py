@@ -547,7 +547,7 @@ def test_pg_dump_beside_a_worker_succeeds_and_the_jobs_complete(db, dsn, tmp_pat
 # -- 3. a held snapshot does not stop the truncations ------------------------------------------------------
 
 
-SNAPSHOT_JOBS = 3000
+SNAPSHOT_JOBS = 1500
 SNAPSHOT_BATCH = 50
 
 
