@@ -2786,8 +2786,10 @@ begin
 
     -- Turn only in a call that locked nothing (the emptied generation's lock
     -- is held until this call commits, and every insert would wait for it),
-    -- and only into an empty generation.
-    if not v_holding and jq._storage_generation_empty(v_oldest) then
+    -- and only into an empty generation, or into a backlog the claims are
+    -- draining: a flood's generations then hold a turn's writes each, as
+    -- they would without it, instead of one growing for the whole flood.
+    if not v_holding and (jq._storage_generation_empty(v_oldest) or (v_outcome = 'backlog' and v_gen = v_oldest)) then
         select clock_timestamp() - g.current_since into v_age from jq.storage_generations g where g.generation = v_current;
         v_size := pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass);
         if (p_settings.rotation_turn_bytes > 0

@@ -11,8 +11,9 @@
 --      rows into the current one (or into jobs_waiting) and TRUNCATE it,
 --      which frees its dead row versions whatever snapshot another session
 --      holds;
---   2. once the oldest is empty and the current one is old or full enough,
---      turn: the next insert goes into the oldest generation;
+--   2. once the oldest is empty (or a backlog the claims are draining) and
+--      the current one is old or full enough, turn: the next insert goes
+--      into the oldest generation;
 --   3. bring back the jobs of jobs_waiting that come due within the horizon.
 --
 -- Safety, the two rules every step keeps:
@@ -164,7 +165,7 @@ $$;
 -- One step of the rotation (the overview above), for jq_tick: empties the
 -- oldest generation, or else the previous one (so that only the current
 -- generation keeps dead rows for long), its jobs and then its marks; turns
--- once the oldest is empty and the current one is due; then brings back due
+-- once the oldest is empty, or a backlog, and the current one is due; then brings back due
 -- waiting jobs. A generation of more than rotation_move_limit live rows is
 -- a backlog, left to the claims while they take from it
 -- (jq._storage_backlog_idle); once they have taken nothing for
@@ -258,8 +259,10 @@ begin
 
     -- Turn only in a call that locked nothing (the emptied generation's lock
     -- is held until this call commits, and every insert would wait for it),
-    -- and only into an empty generation.
-    if not v_holding and jq._storage_generation_empty(v_oldest) then
+    -- and only into an empty generation, or into a backlog the claims are
+    -- draining: a flood's generations then hold a turn's writes each, as
+    -- they would without it, instead of one growing for the whole flood.
+    if not v_holding and (jq._storage_generation_empty(v_oldest) or (v_outcome = 'backlog' and v_gen = v_oldest)) then
         select clock_timestamp() - g.current_since into v_age from jq.storage_generations g where g.generation = v_current;
         v_size := pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass);
         if (p_settings.rotation_turn_bytes > 0
