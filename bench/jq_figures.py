@@ -549,6 +549,8 @@ def bloat(
                 again, account = conn.execute("select call_again_after, account from jq.jq_tick()").fetchone()
                 rotation_ms.append((time.perf_counter() - t) * 1000)
                 rotations[account.get("rotation", "elsewhere")] += 1
+                if account.get("turned"):
+                    rotations["turned"] += 1
                 if rotating.wait(again.total_seconds()):
                     break
 

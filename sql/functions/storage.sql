@@ -11,9 +11,9 @@
 --      rows into the current one (or into jobs_waiting) and TRUNCATE it,
 --      which frees its dead row versions whatever snapshot another session
 --      holds;
---   2. once the oldest is empty (or a backlog the claims are draining) and
---      the current one is old or full enough, turn: the next insert goes
---      into the oldest generation;
+--   2. when the current one is old or full enough, turn: the next insert
+--      goes into the oldest generation (emptied by now, unless it holds a
+--      backlog or was busy);
 --   3. bring back the jobs of jobs_waiting that come due within the horizon.
 --
 -- Safety, the two rules every step keeps:
@@ -165,7 +165,7 @@ $$;
 -- One step of the rotation (the overview above), for jq_tick: empties the
 -- oldest generation, or else the previous one (so that only the current
 -- generation keeps dead rows for long), its jobs and then its marks; turns
--- once the oldest is empty, or a backlog, and the current one is due; then brings back due
+-- when the current one is due; then brings back due
 -- waiting jobs. A generation of more than rotation_move_limit live rows is
 -- a backlog, left to the claims while they take from it
 -- (jq._storage_backlog_idle); once they have taken nothing for
@@ -257,16 +257,20 @@ begin
         end if;
     end if;
 
-    -- Turn only in a call that locked nothing (the emptied generation's lock
-    -- is held until this call commits, and every insert would wait for it),
-    -- and only into an empty generation, or into a backlog the claims are
-    -- draining: a flood's generations then hold a turn's writes each, as
-    -- they would without it, instead of one growing for the whole flood.
-    if not v_holding and (jq._storage_generation_empty(v_oldest) or (v_outcome = 'backlog' and v_gen = v_oldest)) then
+    -- Turn only in a call that locked nothing: the emptied generation's lock
+    -- is held until this call commits, and every insert would wait for it.
+    -- Into the oldest generation even when it still holds rows (a backlog
+    -- the claims drain, or one the claims keep locked while they work back
+    -- to back): each generation then holds a turn's writes, instead of one
+    -- growing for the whole flood, and is emptied when it can be.
+    if not v_holding then
         select clock_timestamp() - g.current_since into v_age from jq.storage_generations g where g.generation = v_current;
         v_size := pg_total_relation_size(format('jq.jobs_g%s', v_current)::regclass);
+        -- By size only into an empty generation: one that kept its rows would
+        -- be full at once, and turned away from again at the next call.
         if (p_settings.rotation_turn_bytes > 0
-            and pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_turn_bytes)
+            and pg_relation_size(format('jq.jobs_g%s', v_current)::regclass) >= p_settings.rotation_turn_bytes
+            and jq._storage_generation_empty(v_oldest))
            or (v_age >= p_settings.rotation_turn_after and v_size >= p_settings.rotation_min_bytes) then
             perform nextval('jq.storage_turns');
             update jq.storage_generations g set current_since = clock_timestamp() where g.generation = v_oldest;
