@@ -35,7 +35,8 @@ class Ticker:
         self._state = state
         self._connections = connections
         self._name = worker_name
-        self._busy_since: float | None = None
+        self._busy_gen: int | None = None  # the generation a tick found busy, until a tick empties it
+        self._busy_since = 0.0
         self._warned = False
 
     async def run(self) -> None:
@@ -82,25 +83,27 @@ class Ticker:
         if account.get("rotation") == "turned" or account.get("turned"):
             self._state.stats["storage_turns"] += 1
         if account.get("ran"):  # an answer of another session's tick, or of an early call, says nothing of busy
-            self._note_busy(account.get("rotation") == "busy", account.get("generation"))
+            self._note_busy(account.get("rotation"), account.get("generation"))
         return done.call_again_after.total_seconds()
 
-    def _note_busy(self, busy: bool, generation: int | None) -> None:
+    def _note_busy(self, outcome: str | None, generation: int | None) -> None:
+        """Follows the generation a tick first found busy until a tick empties it: the turn may make it current
+        meanwhile, and the ticks between act on other generations."""
         now = time.monotonic()
-        if not busy:
+        if outcome == "busy":
+            if self._busy_gen is None:
+                self._busy_gen, self._busy_since = generation, now
+            elif generation == self._busy_gen and not self._warned and now - self._busy_since >= BUSY_WARN_AFTER:
+                self._warned = True
+                logger.warning(
+                    "worker %s: jq.jobs generation %s could not be truncated for %.0f s: another session holds a"
+                    " lock on it (pg_dump, or a transaction left open after reading jq.jobs); claims stay correct"
+                    " but slow down while it lasts (docs/operations.md, Long transactions)",
+                    self._name,
+                    generation,
+                    now - self._busy_since,
+                )
+        elif outcome in ("truncated", "moving") and generation == self._busy_gen:
             if self._warned:
                 logger.warning("worker %s: jq.jobs generation %s is truncated again", self._name, generation)
-            self._busy_since, self._warned = None, False
-            return
-        if self._busy_since is None:
-            self._busy_since = now
-        elif not self._warned and now - self._busy_since >= BUSY_WARN_AFTER:
-            self._warned = True
-            logger.warning(
-                "worker %s: jq.jobs generation %s could not be truncated for %.0f s: another session holds a lock"
-                " on it (pg_dump, or a transaction left open after reading jq.jobs); claims stay correct but slow"
-                " down while it lasts (docs/operations.md, Long transactions)",
-                self._name,
-                generation,
-                now - self._busy_since,
-            )
+            self._busy_gen, self._warned = None, False
